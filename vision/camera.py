@@ -1,0 +1,119 @@
+"""The camera model shared by the renderer and the reader.
+
+Pinhole with one radial distortion term (spec section 3), the same convention as OpenCV's
+``distCoeffs = (k1, 0, 0, 0, 0)``:
+
+    p_cam = R @ p_board + t                (board frame in mm, camera: x right, y down, z forward)
+    x_u, y_u = X / Z, Y / Z
+    x_d = x_u (1 + k1 r_u^2),  r_u^2 = x_u^2 + y_u^2
+    u = fx x_d + cx,  v = fy y_d + cy      (pixel centres at integer coordinates)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Camera:
+    width: int
+    height: int
+    fx: float
+    fy: float
+    cx: float
+    cy: float
+    R: np.ndarray  #: (3, 3) rotation, board frame -> camera frame
+    t: np.ndarray  #: (3,) translation in mm
+    k1: float = 0.0
+
+    @property
+    def K(self) -> np.ndarray:
+        return np.array([[self.fx, 0, self.cx], [0, self.fy, self.cy], [0, 0, 1]], dtype=np.float64)
+
+    @property
+    def dist(self) -> np.ndarray:
+        return np.array([self.k1, 0.0, 0.0, 0.0, 0.0])
+
+    @property
+    def position(self) -> np.ndarray:
+        """The camera centre in the board frame (mm)."""
+        return -self.R.T @ self.t
+
+    @property
+    def hfov_deg(self) -> float:
+        return float(np.degrees(2 * np.arctan(self.width / (2 * self.fx))))
+
+    def to_camera(self, points: np.ndarray) -> np.ndarray:
+        """Board-frame points (N, 3) -> camera-frame points (N, 3)."""
+        return np.asarray(points, dtype=np.float64) @ self.R.T + self.t
+
+    def project(self, points: np.ndarray, distort: bool = True) -> np.ndarray:
+        """Board-frame points (N, 3) -> pixel coordinates (N, 2)."""
+        pc = self.to_camera(np.atleast_2d(points))
+        xy = pc[:, :2] / pc[:, 2:3]
+        if distort and self.k1:
+            xy = xy * (1.0 + self.k1 * np.sum(xy * xy, axis=1, keepdims=True))
+        return np.column_stack([self.fx * xy[:, 0] + self.cx, self.fy * xy[:, 1] + self.cy])
+
+    def undistort_pixels(self, px: np.ndarray) -> np.ndarray:
+        """Distorted pixel coordinates (N, 2) -> the pixels an ideal pinhole would have seen."""
+        if not self.k1:
+            return np.asarray(px, dtype=np.float64)
+        pts = np.asarray(px, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.undistortPoints(pts, self.K, self.dist, P=self.K).reshape(-1, 2)
+
+    def homography(self, z: float = 0.0) -> np.ndarray:
+        """The undistorted 3 x 3 homography from board-plane (x, y) at height z to pixels."""
+        Rt = np.column_stack([self.R[:, 0], self.R[:, 1], self.R[:, 2] * z + self.t])
+        return self.K @ Rt
+
+    def with_size(self, width: int, height: int) -> Camera:
+        """The same camera for an image scaled to (width, height)."""
+        sx, sy = width / self.width, height / self.height
+        return Camera(
+            width, height, self.fx * sx, self.fy * sy,
+            (self.cx + 0.5) * sx - 0.5, (self.cy + 0.5) * sy - 0.5, self.R, self.t, self.k1,
+        )
+
+    @staticmethod
+    def look_at(
+        eye: np.ndarray, target: np.ndarray, up_hint: np.ndarray, width: int, height: int,
+        hfov_deg: float, k1: float = 0.0,
+    ) -> Camera:
+        """A camera at ``eye`` (board frame) looking at ``target``; ``up_hint`` is a board-frame
+        direction that should appear towards the top of the image."""
+        eye, target = np.asarray(eye, float), np.asarray(target, float)
+        z = target - eye
+        z /= np.linalg.norm(z)
+        y = -np.asarray(up_hint, float)  # image y points down
+        y = y - z * (y @ z)
+        y /= np.linalg.norm(y)
+        x = np.cross(y, z)
+        R = np.vstack([x, y, z])
+        f = width / (2 * np.tan(np.radians(hfov_deg) / 2))
+        return Camera(width, height, f, f, (width - 1) / 2, (height - 1) / 2, R, -R @ eye, k1)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "image_size": [self.width, self.height],
+            "K": self.K.round(6).tolist(),
+            "k1": round(self.k1, 6),
+            "R_board_to_cam": self.R.round(9).tolist(),
+            "t_board_to_cam_mm": self.t.round(6).tolist(),
+            "position_board_mm": self.position.round(6).tolist(),
+            "hfov_deg": round(self.hfov_deg, 6),
+        }
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> Camera:
+        K = np.asarray(d["K"], dtype=np.float64)
+        w, h = d["image_size"]
+        return Camera(
+            int(w), int(h), K[0, 0], K[1, 1], K[0, 2], K[1, 2],
+            np.asarray(d["R_board_to_cam"], dtype=np.float64),
+            np.asarray(d["t_board_to_cam_mm"], dtype=np.float64), float(d.get("k1", 0.0)),
+        )
