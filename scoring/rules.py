@@ -1,0 +1,240 @@
+"""The legality checker: every rule of spec 1.1-1.3 that a final garden can reveal.
+
+Each broken rule is one :class:`Finding` with a stable rule id, the cells involved and a message
+a player understands. Errors are gardens that cannot be built; warnings are allowed by the game
+(a round marker lets a player put a decoration on a non-matching symbol). The vision pipeline
+uses these findings to catch its own misreadings, so they must be precise: no finding on a
+legal garden, one finding per distinct problem.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from itertools import combinations
+from typing import Any, Literal
+
+from scoring.garden import Cell, Decoration, Garden, Tile
+
+Severity = Literal["error", "warning"]
+
+#: rule id -> what it says, for documentation and the --explain listing
+RULES: dict[str, str] = {
+    "tile-overlap": "two tiles on the same level share a cell",
+    "level-gap": "a tile on level k >= 2 needs some tile on level k-1",
+    "full-overlap": "tiles on consecutive levels never cover each other completely",
+    "unsupported": "a tile needs at least 3 of its 4 fields supported",
+    "missing-belvedere": "a tile on 3 supports carries a belvedere on its unsupported field",
+    "extra-belvedere": "a tile rests on at least 3 supports, so it carries at most one belvedere",
+    "off-tile": "a decoration stands on fields of tiles of its stated level",
+    "fountain-geometry": "a fountain covers 2 orthogonally adjacent fields on 2 different tiles",
+    "bridge-geometry": (
+        "a bridge spans 3 cells in a line, its ends on 2 tiles, no tile at its level in the middle"
+    ),
+    "stairs-geometry": "stairs join 2 orthogonally adjacent fields on tiles one level apart",
+    "statue-line": "each statue shares a row or column with another statue",
+    "field-occupied": "two pieces never stand on one field",
+    "symbol-mismatch": "a decoration stands on fields carrying its symbol (a round marker allows others)",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    cells: tuple[Cell, ...]
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["cells"] = [list(c) for c in self.cells]
+        return d
+
+
+def _error(rule: str, cells: Any, message: str) -> Finding:
+    return Finding(rule, "error", tuple(sorted(set(map(tuple, cells)))), message)
+
+
+# --- the geometry the rules share ----------------------------------------------------------------
+
+
+class _Index:
+    """Look-ups over one garden: which tile is at (cell, level), which pieces stand where."""
+
+    def __init__(self, garden: Garden) -> None:
+        self.garden = garden
+        self.tile_at: dict[tuple[Cell, int], Tile] = {}
+        self.levels_at: dict[Cell, list[int]] = defaultdict(list)
+        for t in garden.tiles:
+            for cell in t.cells:
+                self.tile_at.setdefault((cell, t.level), t)
+                self.levels_at[cell].append(t.level)
+        self.pieces_at: dict[tuple[Cell, int], list[Decoration]] = defaultdict(list)
+        for d in garden.decorations:
+            for cell, level in d.cell_levels:
+                self.pieces_at[(cell, level)].append(d)
+
+    def surface(self, cell: Cell, below: int) -> int:
+        """Level of the highest tile under ``below`` at ``cell`` (0: the board)."""
+        return max((lv for lv in self.levels_at.get(cell, ()) if lv < below), default=0)
+
+    def supportable(self, tile: Tile, cell: Cell) -> bool:
+        """Can a pillar (or a statue) under ``cell`` carry ``tile``? A single pillar stands on a
+        surface one level down, a double pillar two down; pillars need an empty field, and
+        nothing may stand in the way between the surface and the tile."""
+        k = tile.level
+        s = self.surface(cell, k)
+        if s < k - 2:
+            return False
+        blockers = [d for lv in range(max(s, 1), k) for d in self.pieces_at.get((cell, lv), ())]
+        if not blockers:
+            return True
+        # a statue on the field directly below can serve as the pillar
+        return s == k - 1 and len(blockers) == 1 and blockers[0].kind == "statue"
+
+
+# --- the rules -----------------------------------------------------------------------------------
+
+
+def _tile_findings(ix: _Index) -> Iterator[Finding]:
+    tiles = ix.garden.tiles
+    levels = {t.level for t in tiles}
+    for a, b in combinations(tiles, 2):
+        shared = set(a.cells) & set(b.cells)
+        if a.level == b.level and shared:
+            yield _error("tile-overlap", shared, f"{a} and {b} overlap on level {a.level}")
+        elif abs(a.level - b.level) == 1 and (a.row, a.col) == (b.row, b.col):
+            lo, hi = sorted((a, b), key=lambda t: t.level)
+            yield _error("full-overlap", a.cells, f"{hi} covers {lo} completely, one level apart")
+    for t in tiles:
+        if t.level >= 2 and t.level - 1 not in levels:
+            yield _error("level-gap", t.cells, f"{t} has no tile on level {t.level - 1} to build on")
+        unsupported = [c for c in t.cells if not ix.supportable(t, c)]
+        belvederes = [d for d in _tile_pieces(ix, t) if d.kind == "belvedere"]
+        if len(unsupported) > 1:
+            yield _error(
+                "unsupported", unsupported,
+                f"{t} can stand on pillars at only {4 - len(unsupported)} of its 4 fields",
+            )
+        elif unsupported and not any(unsupported[0] in d.cells for d in belvederes):
+            yield _error(
+                "missing-belvedere", unsupported,
+                f"{t} rests on 3 supports; its unsupported field {unsupported[0]} needs a belvedere",
+            )
+        if len(belvederes) > 1:
+            yield _error(
+                "extra-belvedere", [c for d in belvederes for c in d.cells],
+                f"{t} carries {len(belvederes)} belvederes; a tile has at most one unsupported field",
+            )
+
+
+def _tile_pieces(ix: _Index, tile: Tile) -> Iterator[Decoration]:
+    seen: set[int] = set()
+    for cell in tile.cells:
+        for d in ix.pieces_at.get((cell, tile.level), ()):
+            if id(d) not in seen:
+                seen.add(id(d))
+                yield d
+
+
+def _adjacent(a: Cell, b: Cell) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def _fields(d: Decoration) -> tuple[tuple[Cell, int], ...]:
+    """The tile fields a piece stands on: all its cells, but a bridge only on its two ends."""
+    if d.kind == "bridge":
+        return _bridge_ends(d) or ()
+    return d.cell_levels
+
+
+def _placement_findings(ix: _Index, d: Decoration) -> Iterator[Finding]:
+    for cell, level in _fields(d):
+        if (cell, level) not in ix.tile_at:
+            yield _error("off-tile", [cell], f"{d}: no tile on level {level} at {cell}")
+
+
+def _bridge_ends(d: Decoration) -> tuple[tuple[Cell, int], tuple[Cell, int]] | None:
+    cells = sorted(d.cells)
+    rows, cols = {c[0] for c in cells}, {c[1] for c in cells}
+    span = max(cols) - min(cols) if len(rows) == 1 else max(rows) - min(rows) if len(cols) == 1 else 0
+    straight = span == 2
+    if not straight:
+        return None
+    assert d.level is not None
+    return ((cells[0], d.level), (cells[2], d.level))
+
+
+def _geometry_findings(ix: _Index, d: Decoration) -> Iterator[Finding]:
+    if d.kind == "fountain":
+        a, b = d.cells
+        ta, tb = ix.tile_at.get((a, d.level or 0)), ix.tile_at.get((b, d.level or 0))
+        if not _adjacent(a, b):
+            yield _error("fountain-geometry", d.cells, f"{d}: its two fields are not side by side")
+        elif ta is not None and ta is tb:
+            yield _error("fountain-geometry", d.cells, f"{d}: both fields are on the same tile")
+    elif d.kind == "stairs":
+        a, b = d.cells
+        la, lb = d.levels or (0, 0)
+        if not _adjacent(a, b):
+            yield _error("stairs-geometry", d.cells, f"{d}: its two fields are not side by side")
+        elif abs(la - lb) != 1:
+            yield _error("stairs-geometry", d.cells, f"{d}: the levels it joins must differ by exactly 1")
+    elif d.kind == "bridge":
+        ends = _bridge_ends(d)
+        if ends is None:
+            yield _error("bridge-geometry", d.cells, f"{d}: its 3 cells are not a straight line")
+            return
+        middle = sorted(d.cells)[1]
+        if (middle, d.level) in ix.tile_at:
+            yield _error(
+                "bridge-geometry", [middle],
+                f"{d}: the middle cell {middle} holds a tile on level {d.level}; a bridge spans a gap",
+            )
+
+
+def _symbol_findings(ix: _Index, d: Decoration) -> Iterator[Finding]:
+    if d.kind == "belvedere":
+        return
+    for cell, level in _fields(d):
+        tile = ix.tile_at.get((cell, level))
+        if tile is None or tile.symbols is None:
+            continue
+        symbol = tile.symbol_at(cell)
+        if symbol != d.kind:
+            shown = f"a {symbol} symbol" if symbol else "a blank field"
+            yield Finding(
+                "symbol-mismatch", "warning", (cell,),
+                f"{d}: the field at {cell} shows {shown} (allowed only with a round marker)",
+            )
+
+
+def _field_findings(ix: _Index) -> Iterator[Finding]:
+    for (cell, level), pieces in sorted(ix.pieces_at.items()):
+        if len(pieces) > 1:
+            names = " and ".join(str(p) for p in pieces)
+            yield _error("field-occupied", [cell], f"{names} share the field {cell} on level {level}")
+
+
+def _statue_findings(ix: _Index) -> Iterator[Finding]:
+    statues = [d for d in ix.garden.decorations if d.kind == "statue"]
+    if len(statues) < 2:
+        return
+    for s in statues:
+        (r, c), = s.cells
+        if not any(o is not s and (o.cells[0][0] == r or o.cells[0][1] == c) for o in statues):
+            yield _error("statue-line", s.cells, f"{s} shares no row or column with another statue")
+
+
+def check(garden: Garden) -> list[Finding]:
+    """All findings for a garden, errors first, each rule's findings in board order."""
+    ix = _Index(garden)
+    found: list[Finding] = [*_tile_findings(ix), *_field_findings(ix), *_statue_findings(ix)]
+    for d in garden.decorations:
+        found += [*_placement_findings(ix, d), *_geometry_findings(ix, d), *_symbol_findings(ix, d)]
+    return sorted(found, key=lambda f: (f.severity != "error", f.rule, f.cells))
+
+
+def is_legal(garden: Garden) -> bool:
+    return not any(f.severity == "error" for f in check(garden))
