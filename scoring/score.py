@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from scoring.garden import FLOWERS, SYMBOLS, Garden
+from scoring.garden import FLOWERS, SYMBOLS, Decoration, Garden
 from scoring.visibility import view
 
 #: the score pad's rows, in order (JSON keys of spec 4.2)
@@ -15,6 +15,11 @@ CATEGORIES: tuple[str, ...] = (
     "decoration_sets", "flower_sets", "belvederes", "highest_level",
 )
 SET_BONUS = 4  #: points for a complete decoration set or flower set
+#: the score row each decoration kind counts in
+ROW_OF: dict[str, str] = {
+    "statue": "statues", "fountain": "fountains", "bridge": "bridges", "stairs": "stairs",
+    "belvedere": "belvederes",
+}
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,16 @@ class Score:
         return Score(**{k: int(data[k]) for k in Score.__dataclass_fields__})
 
 
+def decoration_points(d: Decoration) -> int:
+    """What one visible piece is worth in its own row (sets aside)."""
+    if d.kind == "stairs":
+        return sum(d.levels or ())
+    if d.kind == "belvedere":
+        return 1
+    assert d.level is not None
+    return d.level * (1 if d.kind == "statue" else 3)
+
+
 def score_garden(garden: Garden) -> Score:
     """Score a garden exactly as the rulebook's final scoring: only what is at least partly visible
     from directly above counts."""
@@ -46,16 +61,7 @@ def score_garden(garden: Garden) -> Score:
     counts: Counter[str] = Counter()
     for d in seen.decorations:
         counts[d.kind] += 1
-        if d.kind == "statue":
-            rows["statues"] += d.top_level
-        elif d.kind == "fountain":
-            rows["fountains"] += 3 * d.top_level
-        elif d.kind == "bridge":
-            rows["bridges"] += 3 * d.top_level
-        elif d.kind == "stairs":
-            rows["stairs"] += sum(d.levels or ())
-        else:
-            rows["belvederes"] += 1
+        rows[ROW_OF[d.kind]] += decoration_points(d)
     rows["decoration_sets"] = SET_BONUS * min(counts[k] for k in SYMBOLS)
     flowers = Counter(t.flower for t in seen.tiles)
     rows["flower_sets"] = SET_BONUS * min(flowers[f] for f in FLOWERS)
