@@ -92,7 +92,7 @@ class Camera:
         y = -np.asarray(up_hint, float)  # image y points down
         y = y - z * (y @ z)
         y /= np.linalg.norm(y)
-        x = np.cross(y, z)
+        x = np.cross(z, y)  # the board frame (x right, y towards the player, z up) is left-handed
         R = np.vstack([x, y, z])
         f = width / (2 * np.tan(np.radians(hfov_deg) / 2))
         return Camera(width, height, f, f, (width - 1) / 2, (height - 1) / 2, R, -R @ eye, k1)
