@@ -47,6 +47,7 @@ class BoardModel:
     gap_colour: str = "#B89868"
     hole_diameter: float = 11.0
     hole_colour: str = "#2B1D12"
+    edge_colour: str = "#9C7F58"  #: the cut cardboard sides of the board (not in the spec; rendering only)
     emblem_centre: tuple[float, float] = (292.0, 33.0)
     emblem_diameter: float = 36.0
     emblem_colour: str = "#2F5E2F"
@@ -93,6 +94,8 @@ class TileModel:
 class PillarModel:
     diameter: float = 10.0
     colour: str = "#CDBA94"
+    cap_colour: str = "#A8966F"  #: "a darker top cap" (spec 2.4)
+    groove_colour: str = "#8F7E5C"
     single_height: float = 20.0
     double_height: float = 42.5
     groove: tuple[float, float] = (20.0, 22.5)  #: darker band on a double pillar, z range
@@ -129,6 +132,18 @@ class DecorationModel:
 
 
 @dataclass(frozen=True)
+class CardModel:
+    """Playing cards lying beside the board as clutter (never scored)."""
+
+    size: tuple[float, float] = (63.0, 88.0)
+    thickness: float = 0.4
+    back_colour: str = "#B22A2E"
+    back_pattern_colour: str = "#D9545A"
+    border_colour: str = "#F4F1EA"
+    border: float = 4.0
+
+
+@dataclass(frozen=True)
 class Profile:
     """Colours, artwork and geometry of one edition of the game (spec sections 2 and 5)."""
 
@@ -137,6 +152,7 @@ class Profile:
     tile: TileModel = field(default_factory=TileModel)
     pillar: PillarModel = field(default_factory=PillarModel)
     decoration: DecorationModel = field(default_factory=DecorationModel)
+    card: CardModel = field(default_factory=CardModel)
     flowers: dict[str, str] = field(
         default_factory=lambda: {
             "white": "#F4F1EA", "pink": "#E86A9A", "yellow": "#F2C12E", "blue": "#4A6FD1"

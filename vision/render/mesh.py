@@ -1,0 +1,147 @@
+"""3-D primitives: planar faces grouped into solids, and builders for the shapes the game uses.
+
+A :class:`Face` is a planar polygon in board millimetres, flat-coloured or textured; a
+:class:`Solid` is a closed convex-ish group of faces whose vertex set also serves as its shadow
+silhouette (the convex hull of the vertices projected along the light).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Face:
+    verts: np.ndarray  #: (N, 3) board mm, planar
+    colour: np.ndarray | None = None  #: linear RGB albedo of a flat face
+    tex: np.ndarray | None = None  #: (h, w, 3) linear albedo
+    tex_frame: np.ndarray | None = None  #: (3, 3) columns u, v, o: texel (s, t) centre -> o + s u + t v
+    normal: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    obj: int = 0  #: truth object id written into the id buffer (0 = none)
+    receiver: bool = False  #: cast shadows and occlusion are baked into its texture (horizontal only)
+    gloss: float = 0.0
+
+
+@dataclass
+class Solid:
+    faces: list[Face]
+    hull: np.ndarray  #: (M, 3) vertices; silhouette for cast shadows
+    casts: bool = True
+    is_tile: bool = False  #: terrace tiles also darken what lies below them (ambient occlusion)
+
+    def finish(self) -> Solid:
+        """Orient every face normal away from the solid's centre."""
+        c = self.hull.mean(axis=0)
+        for f in self.faces:
+            if not np.any(f.normal):
+                v = f.verts
+                n = np.cross(v[1:] - v[0], np.roll(v[1:], -1, axis=0) - v[0]).sum(axis=0)
+                n /= np.linalg.norm(n) + 1e-12
+                if n @ (v.mean(axis=0) - c) < 0:
+                    n = -n
+                f.normal = n
+        return self
+
+
+def rot_z(deg: float) -> np.ndarray:
+    a = np.radians(deg)
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+
+
+def rot_x(deg: float) -> np.ndarray:
+    a = np.radians(deg)
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[1.0, 0, 0], [0, c, -s], [0, s, c]])
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Local -> board: p_board = R @ p_local + t."""
+
+    R: np.ndarray
+    t: np.ndarray
+
+    @staticmethod
+    def at(x: float, y: float, z: float, turn_deg: float = 0.0) -> Pose:
+        return Pose(rot_z(turn_deg), np.array([x, y, z], float))
+
+    def apply(self, p: np.ndarray) -> np.ndarray:
+        return np.asarray(p, float) @ self.R.T + self.t
+
+
+def circle(d: float, n: int = 20) -> np.ndarray:
+    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.column_stack([np.cos(a), np.sin(a)]) * d / 2
+
+
+def ellipse(a: float, b: float, n: int = 28) -> np.ndarray:
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.column_stack([np.cos(t) * a / 2, np.sin(t) * b / 2])
+
+
+def rect(w: float, h: float, cx: float = 0.0, cy: float = 0.0) -> np.ndarray:
+    return np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) + (cx, cy)
+
+
+def loft(pose: Pose, rings: list[tuple[np.ndarray, float]], side, top=None, bottom=None,
+         bands: list[tuple[float, float, np.ndarray]] | None = None, obj: int = 0) -> Solid:
+    """A solid through horizontal rings (2-D polygons with the same vertex count, each a scaled copy
+    of the first, at increasing z): side quads between rings, optional caps. ``bands`` splits the
+    side into colour bands (z0, z1, colour) — used for a pillar's groove."""
+    faces: list[Face] = []
+    pts3 = [np.column_stack([r, np.full(len(r), z)]) for r, z in rings]
+    if bands:
+        cuts = sorted({z for b in bands for z in b[:2]} | {rings[0][1], rings[-1][1]})
+        new = []
+        for z in cuts:
+            if rings[0][1] <= z <= rings[-1][1]:
+                new.append((_ring_at(rings, z), z))
+        pts3 = [np.column_stack([r, np.full(len(r), z)]) for r, z in new]
+    for a, b in zip(pts3[:-1], pts3[1:], strict=False):
+        zm = (a[0, 2] + b[0, 2]) / 2
+        col = side
+        for z0, z1, c in bands or ():
+            if z0 <= zm <= z1:
+                col = c
+        n = len(a)
+        for i in range(n):
+            j = (i + 1) % n
+            quad = np.array([a[i], a[j], b[j], b[i]])
+            if np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3]) < 1e-6:
+                continue
+            if np.linalg.norm(a[i] - a[j]) < 1e-9:
+                quad = quad[1:]
+            elif np.linalg.norm(b[i] - b[j]) < 1e-9:
+                quad = quad[:3]
+            faces.append(Face(pose.apply(quad), colour=col, obj=obj))
+    if top is not None and np.ptp(pts3[-1][:, :2]) > 1e-9:
+        faces.append(Face(pose.apply(pts3[-1]), colour=top, obj=obj))
+    if bottom is not None and np.ptp(pts3[0][:, :2]) > 1e-9:
+        faces.append(Face(pose.apply(pts3[0][::-1]), colour=bottom, obj=obj))
+    hull = pose.apply(np.vstack(pts3))
+    return Solid(faces, hull).finish()
+
+
+def _ring_at(rings: list[tuple[np.ndarray, float]], z: float) -> np.ndarray:
+    for (r0, z0), (r1, z1) in zip(rings[:-1], rings[1:], strict=False):
+        if z0 <= z <= z1:
+            f = 0.0 if z1 == z0 else (z - z0) / (z1 - z0)
+            return r0 + f * (r1 - r0)
+    return rings[-1][0]
+
+
+def prism(pose: Pose, poly: np.ndarray, z0: float, z1: float, side, top=None, bottom=None,
+          obj: int = 0, bands=None) -> Solid:
+    return loft(pose, [(poly, z0), (poly, z1)], side, top, bottom, bands=bands, obj=obj)
+
+
+def dome(pose: Pose, d: float, z0: float, colour, n: int = 16, stacks: int = 5, full: bool = False,
+         obj: int = 0) -> Solid:
+    """A hemisphere (or a sphere with ``full``) of diameter d whose equator is at z0 (sphere: centre)."""
+    lat = np.linspace(-np.pi / 2 if full else 0, np.pi / 2, stacks + 1)
+    base = circle(2.0, n)
+    rings = [(base * np.cos(a) * d / 2 + 1e-7, z0 + np.sin(a) * d / 2) for a in lat]
+    return loft(pose, rings, colour, None, None if full else colour, obj=obj)

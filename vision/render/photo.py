@@ -1,0 +1,151 @@
+"""Top level: a garden and a seed -> a phone photo of the physical game, with exact ground truth."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scoring.garden import Garden
+from vision.camera import Camera
+from vision.profile import REFERENCE, Profile
+from vision.render import conditions as cnd
+from vision.render.mesh import Face, Solid
+from vision.render.raster import Lighting, render
+from vision.render.scene import build_scene
+from vision.render.textures import board_top
+from vision.render.truth import build_truth
+
+_BOARD_CACHE: dict[tuple[str, str, float], np.ndarray] = {}
+MAX_TABLE_TEXELS = 3200  #: long side of the table texture (the table is the softest part of a photo)
+
+
+@dataclass
+class RenderedPhoto:
+    image: np.ndarray  #: uint8 BGR, the photo at ``cond.camera``'s size
+    truth: dict[str, Any]
+    conditions: Any
+    linear: np.ndarray | None = None  #: the undistorted linear render (render camera), if kept
+    ids: np.ndarray | None = None  #: object ids per render pixel (``truth`` objects), if kept
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def texture_ppm(cam: Camera, profile: Profile) -> float:
+    """Texels per mm so that printed faces have about one texel per image pixel at the board."""
+    centre = np.array([profile.board.width / 2, profile.board.depth / 2, 0.0])
+    dist = float(cam.to_camera(centre[None])[0, 2])
+    return float(np.clip(np.round(cam.fx / dist * 4) / 4, 1.0, 16.0))
+
+
+def _board_texture(profile: Profile, flower: str, ppm: float) -> np.ndarray:
+    key = (profile.name, flower, ppm)
+    if key not in _BOARD_CACHE:
+        if len(_BOARD_CACHE) > 6:
+            _BOARD_CACHE.clear()
+        _BOARD_CACHE[key] = board_top(profile, flower, ppm, np.random.default_rng(7))
+    return _BOARD_CACHE[key]
+
+
+def _table_extent(cam: Camera, z: float) -> tuple[np.ndarray, np.ndarray]:
+    """Board-frame xy bounds of the table visible in the (render) image."""
+    w, h = cam.width, cam.height
+    px = np.array([[0, 0], [w, 0], [w, h], [0, h], [w / 2, 0], [w / 2, h], [0, h / 2], [w, h / 2]], float)
+    rays = np.column_stack([(px[:, 0] - cam.cx) / cam.fx, (px[:, 1] - cam.cy) / cam.fy, np.ones(len(px))])
+    d = rays @ cam.R  # camera -> board directions
+    o = cam.position
+    t = (z - o[2]) / np.where(np.abs(d[:, 2]) < 1e-6, -1e-6, d[:, 2])
+    pts = o[:2] + np.clip(t, 0, 5000)[:, None] * d[:, :2]
+    return pts.min(axis=0) - 5, pts.max(axis=0) + 5
+
+
+def _table_solid(cond: Any, rcam: Camera, profile: Profile) -> Solid:
+    z = -profile.board.thickness
+    lo, hi = _table_extent(rcam, z)
+    mm_per_px = max(1.0 / texture_ppm(rcam, profile), float((hi - lo).max()) / MAX_TABLE_TEXELS)
+    tex, origin = _table_texture(cond.table, mm_per_px, lo, hi)
+    h, w = tex.shape[:2]
+    ox, oy = origin
+    poly = np.array([[ox, oy, z], [ox + w * mm_per_px, oy, z], [ox + w * mm_per_px, oy + h * mm_per_px, z],
+                     [ox, oy + h * mm_per_px, z]])
+    frame_m = np.array([[mm_per_px, 0, ox + 0.5 * mm_per_px], [0, mm_per_px, oy + 0.5 * mm_per_px], [0, 0, z]])
+    face = Face(poly, tex=tex, tex_frame=frame_m, receiver=True, normal=np.array([0, 0, 1.0]))
+    return Solid([face], poly, casts=False)
+
+
+def _table_texture(spec: Any, mm_per_px: float, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, tuple]:
+    """The colleague's procedural table (vision.render.table) over [lo, hi]; a plain mottled
+    surface while that module is missing."""
+    try:
+        from vision.render import table
+    except ImportError:
+        table = None
+    if table is not None:
+        return table.table_texture(spec, mm_per_px, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
+    from vision.render.textures import flat  # pragma: no cover - fallback
+
+    w, h = hi - lo
+    return flat(getattr(spec, "colour_a", "#8A5A34"), w, h, 1 / mm_per_px, np.random.default_rng(1), 0.08), (
+        float(lo[0]), float(lo[1]))
+
+
+def render_linear(garden: Garden, cond: Any, profile: Profile = REFERENCE) -> tuple[np.ndarray, np.ndarray, Any]:
+    """The undistorted linear-RGB render from ``render_camera(cond)``, its id buffer and the scene."""
+    rcam = cnd.render_camera(cond)
+    ppm = texture_ppm(rcam, profile)
+    rng = np.random.default_rng([cond.seed, 0xB4B1])
+    flower = garden.board_flower or list(profile.flowers)[int(rng.integers(len(profile.flowers)))]
+    scene = build_scene(garden.model_copy(update={"board_flower": flower}), profile, cond.seed, ppm,
+                        tuple(cond.clutter), board_tex=_board_texture(profile, flower, ppm))
+    lt = cond.light
+    light = Lighting(np.asarray(lt.direction, float), float(lt.ambient), float(lt.softness_deg))
+    solids = [_table_solid(cond, rcam, profile), *scene.solids]
+    frame = render(solids, rcam, light)
+    # the table is object 0 in the id buffer; shift nothing (table faces carry obj 0)
+    return frame.img, frame.ids, scene
+
+
+def render_photo(garden: Garden, seed: int, profile: Profile = REFERENCE, keep_linear: bool = False,
+                 **condition_overrides: Any) -> RenderedPhoto:
+    """Render photo ``seed`` of ``garden``: conditions from :func:`conditions.sample_conditions`."""
+    from vision.render import post
+
+    t0 = time.perf_counter()
+    cond = cnd.sample_conditions(seed, profile, **condition_overrides)
+    t1 = time.perf_counter()
+    lin, ids, scene = render_linear(garden, cond, profile)
+    t2 = time.perf_counter()
+    image = post.finish_photo(lin, cond)
+    t3 = time.perf_counter()
+    truth = build_truth(garden, scene, ids, cnd.render_camera(cond), cond.camera, profile, seed, cond.to_dict())
+    t4 = time.perf_counter()
+    times = {"conditions": t1 - t0, "render": t2 - t1, "post": t3 - t2, "truth": t4 - t3}
+    return RenderedPhoto(image, truth, cond, lin if keep_linear else None, ids if keep_linear else None, times)
+
+
+def save_photo(photo: RenderedPhoto, path: str | Path) -> Path:
+    """Write the photo (format from the suffix, JPEG at the conditions' quality) and the truth beside it (``x.jpg`` -> ``x.json``)
+    (its truth), each atomically: written beside under a temporary name, then renamed."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    quality = int(getattr(photo.conditions, "jpeg_quality", 90))
+    params = {".jpg": [cv2.IMWRITE_JPEG_QUALITY, quality], ".jpeg": [cv2.IMWRITE_JPEG_QUALITY, quality],
+              ".webp": [cv2.IMWRITE_WEBP_QUALITY, quality]}.get(suffix, [])
+    ok, buf = cv2.imencode(suffix if suffix in (".png", ".webp", ".jpeg") else ".jpg", photo.image, params)
+    if not ok:
+        raise OSError(f"could not encode {path.name}")
+    _atomic_write(path, buf.tobytes())
+    _atomic_write(path.with_suffix(".json"),
+                  (json.dumps(photo.truth, indent=1) + "\n").encode())
+    return path
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)

@@ -1,0 +1,238 @@
+"""The 3-D scene of one photo: board, tiles, pillars, decorations and clutter as solids, plus the
+bookkeeping the ground truth needs (where each piece really went after hand-placement jitter)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scoring.garden import Decoration, Garden, Tile
+from vision.profile import Profile
+from vision.render import pieces
+from vision.render.mesh import Face, Pose, Solid, rect
+from vision.render.textures import board_top, card_back, flat, linear, tile_top
+
+MATERIAL_BY_SYMBOLS = {2: "clay", 3: "granite", 4: "basalt"}
+SYMBOL_NAMES = ("statue", "fountain", "bridge", "stairs")
+
+
+@dataclass
+class PieceTruth:
+    """One object in the scene whose pixels are tracked in the id buffer."""
+
+    kind: str  #: "tile_top", "tile", "pillar", "decoration"
+    info: dict[str, Any]
+    corners3d: np.ndarray | None = None  #: tile top corners (4, 3), board frame
+    anchor3d: np.ndarray | None = None  #: a representative 3-D point (centre) for centre_px
+
+
+@dataclass
+class Scene:
+    solids: list[Solid]
+    objects: list[PieceTruth] = field(default_factory=list)  #: object id = index + 1
+    board_flower: str = "white"
+
+    def new_obj(self, kind: str, info: dict[str, Any], **kw: Any) -> int:
+        self.objects.append(PieceTruth(kind, info, **kw))
+        return len(self.objects)
+
+
+def surface_below(garden: Garden, tile: Tile, cell: tuple[int, int]) -> int:
+    """Level of the highest tile under ``tile`` that covers ``cell`` (0 = the board)."""
+    return max((t.level for t in garden.tiles_at(cell) if t.level < tile.level), default=0)
+
+
+def supports(garden: Garden, tile: Tile) -> list[tuple[tuple[int, int], int, int, bool]]:
+    """Pillars under a tile: (cell, level it stands on, 1 single / 2 double, statue_is_pillar)."""
+    out = []
+    belv = {d.cells[0] for d in garden.decorations if d.kind == "belvedere" and d.level == tile.level}
+    for cell in tile.cells:
+        if cell in belv:
+            continue
+        lv = surface_below(garden, tile, cell)
+        occupied = [d for d in garden.decorations if cell in d.cells and lv in _levels_at(d, cell)]
+        if any(d.kind == "statue" for d in occupied) and lv == tile.level - 1:
+            out.append((cell, lv, 1, True))
+        elif not occupied and tile.level - lv in (1, 2):
+            out.append((cell, lv, tile.level - lv, False))
+    return out
+
+
+def _levels_at(d: Decoration, cell: tuple[int, int]) -> tuple[int, ...]:
+    return tuple(lv for c, lv in d.cell_levels if c == cell)
+
+
+def tile_material(tile: Tile, board_flower: str, rng: np.random.Generator) -> str:
+    """A material consistent with the tile's number of symbols (spec 2.3)."""
+    n = sum(s is not None for row in tile.symbols or () for s in row)
+    if n <= 2 and tile.flower == board_flower and rng.random() < 0.5 and n >= 1:
+        return "start"
+    return MATERIAL_BY_SYMBOLS.get(n, "clay" if n < 2 else "basalt")
+
+
+def plausible_symbols(rng: np.random.Generator, garden: Garden, tile: Tile):
+    """Symbols for a tile whose symbols are unknown: the decorations on it, then random ones."""
+    grid = [[None, None], [None, None]]
+    for d in garden.decorations:
+        if d.kind == "belvedere":
+            continue
+        for cell, lv in d.cell_levels:
+            if lv == tile.level and tile.covers(cell):
+                grid[cell[0] - tile.row][cell[1] - tile.col] = d.kind
+    n = int(rng.integers(2, 5))
+    for i in rng.permutation(4):
+        r, c = divmod(int(i), 2)
+        if sum(x is not None for row in grid for x in row) >= n:
+            break
+        if grid[r][c] is None:
+            grid[r][c] = SYMBOL_NAMES[int(rng.integers(4))]
+    return (tuple(grid[0]), tuple(grid[1]))
+
+
+def _jitter(rng: np.random.Generator, off: float, turn: float) -> tuple[float, float, float]:
+    r = off * np.sqrt(rng.random())
+    a = rng.uniform(0, 2 * np.pi)
+    return r * np.cos(a), r * np.sin(a), rng.uniform(-turn, turn)
+
+
+def build_scene(garden: Garden, profile: Profile, seed: int, ppm: float, clutter: tuple = (),
+                board_tex: np.ndarray | None = None) -> Scene:
+    """All solids of the photo. ``ppm``: texture pixels per mm for printed faces."""
+    rng = np.random.default_rng([seed, 0xB4B1])
+    flower = garden.board_flower or list(profile.flowers)[int(rng.integers(len(profile.flowers)))]
+    scene = Scene([], board_flower=flower)
+    _add_board(scene, profile, flower, ppm, rng, board_tex)
+    lh = profile.level_height
+    tile_pose: dict[tuple[int, int, int], Pose] = {}
+    for t in sorted(garden.tiles, key=lambda t: t.key):
+        dx, dy, turn = _jitter(rng, profile.tile.placement_offset, profile.tile.placement_turn_deg)
+        cx, cy = profile.block_centre(t.row, t.col)
+        pose = Pose.at(cx + dx, cy + dy, profile.tile_top_z(t.level), turn)
+        tile_pose[t.key] = pose
+        symbols = t.symbols if t.symbols is not None else plausible_symbols(rng, garden, t)
+        material = tile_material(t.model_copy(update={"symbols": symbols}), flower, rng)
+        quarter = int(rng.integers(4))
+        tex = tile_top(profile, t.flower, symbols, ppm, rng, quarter)
+        corners = pose.apply(np.column_stack([rect(profile.tile.size, profile.tile.size), np.zeros(4)]))
+        info = {"row": t.row, "col": t.col, "level": t.level, "flower": t.flower, "material": material,
+                "centre_board_mm": [round(cx + dx, 4), round(cy + dy, 4)], "rotation_deg": round(turn, 4),
+                "quarter_turns": quarter}
+        top_id = scene.new_obj("tile_top", info, corners3d=corners, anchor3d=pose.t.copy())
+        scene.solids.append(pieces.tile(profile, pose, tex, material, t.flower, obj_top=top_id, obj=top_id))
+        for cell, lv, height, statue in supports(garden, t):
+            if statue:
+                continue  # the statue piece itself is drawn with the decorations
+            px, py = profile.cell_centre(*cell)
+            jx, jy, _ = _jitter(rng, 0.6, 0)
+            ppose = Pose.at(px + jx, py + jy, lv * lh, rng.uniform(0, 360))
+            pid = scene.new_obj("pillar", {"cell": list(cell), "level": lv, "double": height == 2,
+                                           "under_tile": [t.row, t.col, t.level]},
+                                anchor3d=ppose.apply([0, 0, 10.0]))
+            scene.solids.append(pieces.pillar(profile, ppose, height == 2, obj=pid))
+    for d in garden.decorations:
+        _add_decoration(scene, profile, d, rng)
+    for item in clutter:
+        _add_clutter(scene, profile, item, ppm, rng)
+    return scene
+
+
+def _add_board(scene: Scene, profile: Profile, flower: str, ppm: float, rng: np.random.Generator,
+               tex: np.ndarray | None) -> None:
+    b = profile.board
+    if tex is None:
+        tex = board_top(profile, flower, ppm, rng)
+    bp = tex.shape[1] / b.width
+    poly = rect(b.width, b.depth, b.width / 2, b.depth / 2)
+    solid = pieces.prism(Pose.at(0, 0, 0), poly, -b.thickness, 0.0, linear(b.edge_colour))
+    top = Face(np.column_stack([poly, np.zeros(4)]), tex=tex, receiver=True, normal=np.array([0, 0, 1.0]),
+               tex_frame=np.array([[1 / bp, 0, 0.5 / bp], [0, 1 / bp, 0.5 / bp], [0, 0, 0]]))
+    solid.faces.append(top)
+    solid.casts = False
+    scene.solids.append(solid.finish())
+
+
+def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.random.Generator) -> None:
+    dm = profile.decoration
+    lh = profile.level_height
+    centres = np.array([profile.cell_centre(*c) for c in d.cells])
+    dx, dy, turn = _jitter(rng, dm.placement_offset, dm.placement_turn_deg)
+    info: dict[str, Any] = {"kind": d.kind, "cells": [list(c) for c in d.cells]}
+    if d.levels is not None:
+        info["levels"] = list(d.levels)
+    else:
+        info["level"] = d.level
+    if d.kind == "stairs":
+        (ca, la), (cb, lb) = d.cell_levels
+        if la > lb:
+            (ca, la), (cb, lb) = (cb, lb), (ca, la)
+        lo, hi = np.array(profile.cell_centre(*ca)), np.array(profile.cell_centre(*cb))
+        axis = (hi - lo) / np.linalg.norm(hi - lo)
+        start = lo - axis * profile.board.cell_print / 2
+        run = profile.board.pitch / 2 + profile.board.cell_print / 2 - (profile.board.pitch * 2
+                                                                        - profile.tile.size) / 2
+        ang = np.degrees(np.arctan2(axis[1], axis[0])) + turn
+        pose = Pose.at(start[0] + dx, start[1] + dy, la * lh, ang)
+        pos = np.array([*((lo + hi) / 2 + (dx, dy)), (la + 0.5) * lh])
+        oid = scene.new_obj("decoration", info | {"pos_board_mm": [round(float(v), 4) for v in pos[:2]]},
+                            anchor3d=pos)
+        scene.solids += pieces.stairs(profile, pose, (lb - la) * lh, run, obj=oid)
+        return
+    level = d.level or 1
+    cx, cy = centres.mean(axis=0)
+    if len(centres) > 1:
+        v = centres[-1] - centres[0]
+        base_ang = np.degrees(np.arctan2(v[1], v[0]))
+    else:
+        base_ang = float(rng.integers(4)) * 90
+    pose = Pose.at(cx + dx, cy + dy, level * lh, base_ang + turn)
+    height = {"statue": dm.statue_height, "fountain": dm.fountain_basin[2], "bridge": dm.bridge_rise,
+              "belvedere": dm.belvedere_height}[d.kind]
+    anchor = pose.apply([0, 0, height / 2])
+    oid = scene.new_obj("decoration", info | {"pos_board_mm": [round(cx + dx, 4), round(cy + dy, 4)]},
+                        anchor3d=anchor)
+    build = {"statue": pieces.statue, "fountain": pieces.fountain, "bridge": pieces.bridge,
+             "belvedere": pieces.belvedere}[d.kind]
+    scene.solids += build(profile, pose, obj=oid)
+
+
+def _add_clutter(scene: Scene, profile: Profile, item: Any, ppm: float, rng: np.random.Generator) -> None:
+    z = -profile.board.thickness
+    kind = item.kind
+    x, y, ang = item.x_mm, item.y_mm, item.angle_deg
+    if kind == "pillar":
+        if item.lying:
+            r = profile.pillar.diameter / 2
+            h = profile.pillar.double_height if item.double else profile.pillar.single_height
+            from vision.render.mesh import rot_x, rot_z
+
+            R = rot_z(ang) @ np.array([[0, 0, 1.0], [0, 1.0, 0], [-1.0, 0, 0]]) @ rot_x(0)
+            pose = Pose(R, np.array([x, y, z + r]) - R @ np.array([0, 0, h / 2]))
+        else:
+            pose = Pose.at(x, y, z, ang)
+        scene.solids.append(pieces.pillar(profile, pose, item.double))
+    elif kind in ("decoration", "deco"):
+        kind_d = getattr(item, "decoration", "") or "statue"
+        pose = Pose.at(x, y, z, ang)
+        if kind_d == "stairs":
+            scene.solids += pieces.stairs(profile, Pose.at(x, y, z, ang), profile.level_height,
+                                          profile.board.cell_print)
+        else:
+            build = {"statue": pieces.statue, "fountain": pieces.fountain, "bridge": pieces.bridge,
+                     "belvedere": pieces.belvedere}[kind_d]
+            scene.solids += build(profile, pose)
+    elif kind == "tile":
+        flower = item.flower or "white"
+        material = item.material or "clay"
+        th = profile.tile.thickness
+        if item.face_up:
+            tex = tile_top(profile, flower, item.symbols, ppm, rng, int(rng.integers(4)))
+        else:
+            tex = flat(pieces.underside_hex(profile, material, flower), profile.tile.size, profile.tile.size,
+                       min(ppm, 4.0), rng)
+        s = pieces.tile(profile, Pose.at(x, y, z + th, ang), tex, material, flower)
+        s.faces[-2].receiver = False
+        scene.solids.append(s)
+    elif kind == "card":
+        scene.solids.append(pieces.card(profile, Pose.at(x, y, z, ang), card_back(profile, min(ppm, 6.0), rng)))
