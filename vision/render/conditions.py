@@ -1,0 +1,447 @@
+"""Photo conditions: everything about a photo except the garden itself (spec section 3).
+
+:func:`sample_conditions` draws a :class:`PhotoConditions` from a seed, reproducibly. Each group
+(camera, light, post, table, clutter) draws from its own child generator of
+``numpy.random.SeedSequence(seed)``, so overriding one group leaves the others unchanged.
+
+Conventions: board frame as in :mod:`vision.profile` (mm, x right, y towards the player, z up).
+A light's azimuth is measured in the board plane from +x towards +y; ``Light.direction`` points
+from the scene towards the light. Blur and motion lengths are in pixels *at 12 MP* (long side
+4032); :mod:`vision.render.post` scales them to the actual image size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.camera import Camera
+from vision.profile import REFERENCE, Profile
+
+REFERENCE_LONG_SIDE = 4032  #: blur and motion lengths are given at this long side (12 MP)
+ZONE_TOP_Z = 112.5  #: 5 levels: the building zone's corners at this height must stay in frame
+FRAME_MARGIN = 0.02  #: ... with this margin, as a fraction of the image's short side
+COMMON_SIZES = ((4032, 3024), (4000, 3000), (3264, 2448), (2048, 1536), (1600, 1200),
+                (3840, 2160), (1920, 1080), (4032, 2268))
+
+
+@dataclass(frozen=True)
+class Light:
+    """One key light plus ambient (sky/room fill)."""
+
+    elevation_deg: float = 60.0  #: 35..85 above the horizon
+    azimuth_deg: float = 0.0  #: 0..360, in the board plane from +x towards +y
+    softness_deg: float = 4.0  #: penumbra angle: ~0.5 hard (sun, bare bulb) .. ~12 soft (window)
+    ambient: float = 0.35  #: fraction of the illumination that is ambient, 0.20..0.60
+    kelvin: float = 5500.0  #: colour temperature of the light, 2800..6500
+
+    @property
+    def direction(self) -> np.ndarray:
+        """Unit vector in the board frame from the scene towards the light."""
+        el, az = math.radians(self.elevation_deg), math.radians(self.azimuth_deg)
+        return np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A procedural table top (see :mod:`vision.render.table`). Colours are sRGB hex."""
+
+    kind: str = "wood"  #: "wood" | "cloth" | "plain"
+    colour_a: str = "#8A5A34"  #: base colour (wood: light wood; cloth: ground; plain: surface)
+    colour_b: str = "#5A3418"  #: second colour (wood: grain/late wood; cloth: check stripes)
+    seed: int = 0
+    rotation_deg: float = 0.0  #: direction of planks / weave in the board plane
+    plank_mm: float = 140.0  #: wood: plank width
+    check_mm: float = 0.0  #: cloth: width of a check stripe, 0 = plain cloth
+    texture: float = 1.0  #: contrast of the fine texture (grain, weave, mottling), 0.5..1.5
+
+
+@dataclass(frozen=True)
+class ClutterItem:
+    """A loose piece on the table beside the board (never scores)."""
+
+    kind: str  #: "pillar" | "decoration" | "tile" | "card"
+    x_mm: float  #: centre in the board frame, on the table (z = 0 is the board top; the table is
+    y_mm: float  #: at z = -board thickness)
+    angle_deg: float = 0.0  #: turn about the vertical (a lying pillar's axis direction)
+    double: bool = False  #: pillar: double height
+    lying: bool = False  #: pillar: lying on its side
+    decoration: str = ""  #: decoration: statue | fountain | bridge | stairs | belvedere
+    flower: str = ""  #: tile: flower colour name
+    material: str = ""  #: tile: clay | granite | basalt
+    face_up: bool = True  #: tile: garden side up; card: face up
+    symbols: tuple[tuple[str | None, str | None], tuple[str | None, str | None]] | None = None
+    radius_mm: float = 0.0  #: footprint radius used to keep items apart
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["symbols"] = [list(r) for r in self.symbols] if self.symbols else None
+        return d
+
+
+@dataclass(frozen=True)
+class PhotoConditions:
+    seed: int
+    camera: Camera  #: the final photo's camera (size, K, pose, k1)
+    light: Light
+    white_balance_kelvin: float  #: the camera's WB setting; the cast is light.kelvin vs this
+    exposure_ev: float  #: -1..+1
+    vignette: float  #: 0..0.30, gain = 1 - vignette (r / r_corner)^2
+    noise_sigma: float  #: 0..4, in 1/255 of full scale
+    blur_sigma: float  #: Gaussian sigma in px at 12 MP, 0..1.2
+    motion_px: float  #: motion blur length in px at 12 MP, 0..5
+    motion_angle_deg: float
+    jpeg_quality: int  #: 70..95
+    table: TableSpec
+    clutter: tuple[ClutterItem, ...] = ()
+    image_format: str = "jpeg"  #: "jpeg" | "png" | "webp"
+    hfov_deg: float = 70.0  #: field of view across the image's long side
+    height_mm: float = 500.0  #: camera centre above the board surface
+    tilt_deg: float = 0.0  #: optical axis from vertical
+    tilt_azimuth_deg: float = 0.0  #: direction (board plane, from +x towards +y) the camera leans to
+    roll_deg: float = 0.0  #: rotation of the board in the frame
+    aim_mm: tuple[float, float] = (165.0, 135.0)  #: where the optical axis meets the board plane
+    tries: int = 1  #: camera draws needed to fit the whole board in the frame
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if f.name == "camera":
+                d[f.name] = v.to_dict()
+            elif f.name == "clutter":
+                d[f.name] = [c.to_dict() for c in v]
+            elif dataclasses.is_dataclass(v):
+                d[f.name] = dataclasses.asdict(v)
+            else:
+                d[f.name] = list(v) if isinstance(v, tuple) else v
+        return d
+
+
+# ----------------------------------------------------------------------------------- sampling
+
+
+def _rngs(seed: int) -> dict[str, np.random.Generator]:
+    names = ("camera", "light", "post", "table", "clutter")
+    kids = np.random.SeedSequence(seed).spawn(len(names))
+    return {n: np.random.default_rng(k) for n, k in zip(names, kids, strict=True)}
+
+
+def _image_size(rng: np.random.Generator, ov: dict[str, Any]) -> tuple[int, int]:
+    """(width, height): 4:3 or 16:9, landscape or portrait, long side 1200..4032."""
+    aspect_43 = rng.random() < 0.6
+    portrait = rng.random() < 0.3
+    common = rng.random() < 0.4
+    long_side = int(rng.integers(1200, 4033))
+    pick = int(rng.integers(len(COMMON_SIZES)))
+    if "size" in ov:
+        return int(ov["size"][0]), int(ov["size"][1])
+    if "aspect" in ov:
+        aspect_43 = ov["aspect"] == "4:3"
+    portrait = ov.get("portrait", portrait)
+    ratio = 4 / 3 if aspect_43 else 16 / 9
+    if "megapixels" in ov:
+        long_side = round(math.sqrt(float(ov["megapixels"]) * 1e6 * ratio))
+    elif "long_side" in ov:
+        long_side = int(ov["long_side"])
+    elif common:
+        cands = [s for s in COMMON_SIZES if abs(s[0] / s[1] - ratio) < 0.01]
+        long_side = cands[pick % len(cands)][0]
+    w, h = long_side, round(long_side / ratio)
+    w, h = w - w % 2, h - h % 2
+    return (h, w) if portrait else (w, h)
+
+
+def _check_points(profile: Profile) -> np.ndarray:
+    """Points that must be in frame: board corners (top and bottom face) and the building zone's
+    corners at the height of a 5-level garden."""
+    b = profile.board
+    top = b.corners
+    bottom = top - [0, 0, b.thickness]
+    ox, oy = b.grid_origin
+    s = 8 * b.pitch
+    zone = np.array([[ox, oy], [ox + s, oy], [ox + s, oy + s], [ox, oy + s]], dtype=np.float64)
+    zone = np.column_stack([zone, np.full(4, ZONE_TOP_Z)])
+    return np.vstack([top, bottom, zone])
+
+
+def board_in_frame(cam: Camera, profile: Profile = REFERENCE, margin: float = FRAME_MARGIN) -> bool:
+    """Whether the whole board (and a 5-level garden on it) is inside the photo, with margin."""
+    pts = _check_points(profile)
+    if np.any(cam.to_camera(pts)[:, 2] <= 1.0):
+        return False
+    uv = cam.project(pts)
+    m = margin * min(cam.width, cam.height)
+    return bool(np.all((uv[:, 0] >= m) & (uv[:, 0] <= cam.width - 1 - m)
+                       & (uv[:, 1] >= m) & (uv[:, 1] <= cam.height - 1 - m)))
+
+
+def make_camera(
+    size: tuple[int, int], hfov_deg: float, height_mm: float, tilt_deg: float, tilt_azimuth_deg: float,
+    roll_deg: float, aim_mm: tuple[float, float], k1: float,
+) -> Camera:
+    """A camera ``height_mm`` above the board, its optical axis meeting the board plane at ``aim_mm``,
+    tilted ``tilt_deg`` from vertical; ``roll_deg`` turns the board in the frame. ``hfov_deg`` is
+    across the image's long side."""
+    w, h = size
+    t, a = math.radians(tilt_deg), math.radians(tilt_azimuth_deg)
+    axis = np.array([math.sin(t) * math.cos(a), math.sin(t) * math.sin(a), -math.cos(t)])
+    target = np.array([aim_mm[0], aim_mm[1], 0.0])
+    eye = target - axis * (height_mm / math.cos(t))
+    r = math.radians(roll_deg)
+    up = np.array([math.cos(r), math.sin(r), 0.0])
+    long_px = max(w, h)
+    f = long_px / (2 * math.tan(math.radians(hfov_deg) / 2))
+    hfov_w = math.degrees(2 * math.atan(w / (2 * f)))
+    return Camera.look_at(eye, target, up, w, h, hfov_w, k1)
+
+
+def _sample_camera(rng: np.random.Generator, ov: dict[str, Any], profile: Profile) -> dict[str, Any]:
+    """Draw the camera; redraw aim, roll and height until the whole board is in frame."""
+    size = _image_size(rng, ov)
+    hfov = float(ov.get("hfov_deg", rng.uniform(60.0, 80.0)))
+    tilt = float(ov.get("tilt_deg", rng.uniform(0.0, 25.0)))
+    tilt_az = float(ov.get("tilt_azimuth_deg", rng.uniform(0.0, 360.0)))
+    k1 = float(ov.get("k1", rng.uniform(-0.08, 0.04)))
+    centre = np.array([profile.board.width / 2, profile.board.depth / 2])
+    for tries in range(1, 2001):
+        roll = float(ov.get("roll_deg", rng.uniform(0.0, 360.0)))
+        rad = 60.0 * math.sqrt(rng.random()) * max(0.2, 1.0 - tries / 50)
+        ang = rng.uniform(0.0, 2 * math.pi)
+        aim = tuple(ov.get("aim_mm", centre + rad * np.array([math.cos(ang), math.sin(ang)])))
+        u = rng.random()
+
+        def cam_at(hgt: float, roll: float = roll, aim: tuple = aim) -> Camera:
+            return make_camera(size, hfov, hgt, tilt, tilt_az, roll, aim, k1)
+
+        if "height_mm" in ov:
+            height = float(ov["height_mm"])
+        else:
+            if not board_in_frame(cam_at(700.0), profile):
+                continue
+            lo, hi = 350.0, 700.0  # the lowest height that fits, by bisection
+            if not board_in_frame(cam_at(lo), profile):
+                for _ in range(12):
+                    mid = (lo + hi) / 2
+                    lo, hi = (lo, mid) if board_in_frame(cam_at(mid), profile) else (mid, hi)
+                lo = hi
+            height = lo + u * (700.0 - lo)
+        cam = cam_at(height)
+        if board_in_frame(cam, profile):
+            return dict(camera=cam, hfov_deg=hfov, height_mm=height, tilt_deg=tilt,
+                        tilt_azimuth_deg=tilt_az, roll_deg=roll, aim_mm=(float(aim[0]), float(aim[1])),
+                        tries=tries)
+    raise ValueError(f"no camera with the whole board in frame for overrides {sorted(ov)}")
+
+
+def _sample_light(rng: np.random.Generator) -> Light:
+    return Light(
+        elevation_deg=float(rng.uniform(35.0, 85.0)),
+        azimuth_deg=float(rng.uniform(0.0, 360.0)),
+        softness_deg=float(math.exp(rng.uniform(math.log(0.5), math.log(12.0)))),
+        ambient=float(rng.uniform(0.20, 0.60)),
+        kelvin=float(rng.uniform(2800.0, 6500.0)),
+    )
+
+
+def _sample_post(rng: np.random.Generator, light_kelvin: float) -> dict[str, Any]:
+    # auto white balance corrects part of the way towards the light; warm light stays a bit warm
+    corr = rng.uniform(0.3, 1.0)
+    wb = light_kelvin + (1.0 - corr) * (5200.0 - light_kelvin) + rng.normal(0.0, 250.0)
+    blur_kind = rng.choice(3, p=[0.4, 0.4, 0.2])
+    blur = float(rng.uniform(0.0, 1.2))
+    motion = float(rng.uniform(0.5, 5.0))
+    motion_angle = float(rng.uniform(0.0, 180.0))
+    return dict(
+        white_balance_kelvin=float(np.clip(wb, 2800.0, 6500.0)),
+        exposure_ev=float(rng.uniform(-1.0, 1.0)),
+        vignette=float(rng.uniform(0.0, 0.30)),
+        noise_sigma=float(rng.uniform(0.0, 4.0)),
+        blur_sigma=blur if blur_kind == 1 else 0.0,
+        motion_px=motion if blur_kind == 2 else 0.0,
+        motion_angle_deg=motion_angle,
+        jpeg_quality=int(rng.integers(70, 96)),
+        image_format=str(rng.choice(["jpeg", "png", "webp"], p=[0.7, 0.15, 0.15])),
+    )
+
+
+WOODS = (("#B98A5A", "#8A5A32"), ("#8A5A34", "#5A3418"), ("#5C3A22", "#3A2212"), ("#A0703F", "#6E4420"),
+         ("#C8A878", "#9C7A50"), ("#7A6A5A", "#55483C"), ("#6B3A26", "#42200F"), ("#D2B48A", "#A88458"))
+CLOTHS = ("#23304F", "#2E5A3A", "#8A2A2A", "#C8BFAE", "#5A5A60", "#E8E4DA", "#3C6A8A", "#6A4A6A",
+          "#B8A070")
+PLAINS = ("#F0EEE8", "#DCD8D0", "#9A9A98", "#2A2A2C", "#E6DCC8", "#B8C4C8", "#5A4A3E")
+
+
+def _sample_table(rng: np.random.Generator) -> TableSpec:
+    kind = str(rng.choice(["wood", "cloth", "plain"], p=[0.5, 0.25, 0.25]))
+    seed = int(rng.integers(0, 2**31 - 1))
+    rot = float(rng.uniform(0.0, 180.0))
+    tex = float(rng.uniform(0.6, 1.4))
+    i, j = int(rng.integers(len(WOODS))), int(rng.integers(len(CLOTHS)))
+    k = int(rng.integers(len(PLAINS)))
+    checked = rng.random() < 0.35
+    check = float(rng.uniform(8.0, 35.0))
+    plank = float(rng.uniform(80.0, 220.0))
+    if kind == "wood":
+        return TableSpec("wood", WOODS[i][0], WOODS[i][1], seed, rot, plank, 0.0, tex)
+    if kind == "cloth":
+        b = CLOTHS[(j + 1 + int(rng.integers(len(CLOTHS) - 1))) % len(CLOTHS)]
+        return TableSpec("cloth", CLOTHS[j], b if checked else CLOTHS[j], seed, rot, 0.0,
+                         check if checked else 0.0, tex)
+    return TableSpec("plain", PLAINS[k], PLAINS[k], seed, rot, 0.0, 0.0, tex)
+
+
+DECORATION_RADII = {"statue": 7.0, "fountain": 25.0, "bridge": 41.0, "stairs": 18.0, "belvedere": 10.0}
+SYMBOLS = ("statue", "fountain", "bridge", "stairs")
+MATERIAL_SYMBOLS = {"clay": 2, "granite": 3, "basalt": 4}
+
+
+def _clutter_item(rng: np.random.Generator, profile: Profile) -> ClutterItem:
+    kind = str(rng.choice(["pillar", "decoration", "tile", "card"], p=[0.45, 0.25, 0.2, 0.1]))
+    angle = float(rng.uniform(0.0, 360.0))
+    if kind == "pillar":
+        double, lying = bool(rng.random() < 0.4), bool(rng.random() < 0.5)
+        hgt = profile.pillar.double_height if double else profile.pillar.single_height
+        r = hgt / 2 + 2 if lying else profile.pillar.diameter / 2 + 2
+        return ClutterItem("pillar", 0, 0, angle, double=double, lying=lying, radius_mm=r)
+    if kind == "decoration":
+        deco = str(rng.choice(list(DECORATION_RADII)))
+        return ClutterItem("decoration", 0, 0, angle, decoration=deco, radius_mm=DECORATION_RADII[deco])
+    if kind == "tile":
+        material = str(rng.choice(list(MATERIAL_SYMBOLS)))
+        fields = [None] * 4
+        for i in rng.permutation(4)[: MATERIAL_SYMBOLS[material]]:
+            fields[int(i)] = str(rng.choice(SYMBOLS))
+        return ClutterItem("tile", 0, 0, angle, flower=str(rng.choice(list(profile.flowers))),
+                           material=material, face_up=bool(rng.random() < 0.6),
+                           symbols=((fields[0], fields[1]), (fields[2], fields[3])),
+                           radius_mm=profile.tile.size / math.sqrt(2) + 1)
+    return ClutterItem("card", 0, 0, angle, face_up=bool(rng.random() < 0.5), radius_mm=55.0)
+
+
+def _dist_to_board(x: float, y: float, profile: Profile) -> float:
+    dx = max(0.0 - x, 0.0, x - profile.board.width)
+    dy = max(0.0 - y, 0.0, y - profile.board.depth)
+    return math.hypot(dx, dy)
+
+
+def _sample_clutter(rng: np.random.Generator, cam: Camera, profile: Profile) -> tuple[ClutterItem, ...]:
+    """0..8 items within 250 mm of the board, clear of it and of each other, mostly in frame."""
+    n = int(rng.choice(9, p=[0.15, 0.1, 0.12, 0.14, 0.14, 0.12, 0.1, 0.07, 0.06]))
+    items: list[ClutterItem] = []
+    reach = 250.0
+    for _ in range(n):
+        item = _clutter_item(rng, profile)
+        for _attempt in range(60):
+            x = rng.uniform(-reach, profile.board.width + reach)
+            y = rng.uniform(-reach, profile.board.depth + reach)
+            d = _dist_to_board(x, y, profile)
+            if d < item.radius_mm + 3 or d > reach:
+                continue
+            if any(math.hypot(x - o.x_mm, y - o.y_mm) < item.radius_mm + o.radius_mm + 3 for o in items):
+                continue
+            u, v = cam.project(np.array([[x, y, -profile.board.thickness]]))[0]
+            inside = 0 <= u < cam.width and 0 <= v < cam.height
+            if inside or rng.random() < 0.25:
+                items.append(dataclasses.replace(item, x_mm=float(x), y_mm=float(y)))
+                break
+    return tuple(items)
+
+
+def _merge(default: Any, value: Any) -> Any:
+    """An override may be a whole dataclass or a dict of some of its fields."""
+    return dataclasses.replace(default, **value) if isinstance(value, dict) else value
+
+
+CAMERA_KEYS = {"size", "megapixels", "long_side", "aspect", "portrait", "hfov_deg", "height_mm",
+               "tilt_deg", "tilt_azimuth_deg", "roll_deg", "aim_mm", "k1"}
+
+
+def sample_conditions(seed: int, profile: Profile = REFERENCE, **overrides: Any) -> PhotoConditions:
+    """Draw the conditions of photo ``seed``. Overrides: any field of :class:`PhotoConditions`
+    (``light`` and ``table`` also as a dict of some fields), or the camera drawing's inputs:
+    ``size=(w, h)``, ``megapixels``, ``long_side``, ``aspect`` ("4:3"/"16:9"), ``portrait``,
+    ``hfov_deg``, ``height_mm``, ``tilt_deg``, ``tilt_azimuth_deg``, ``roll_deg``, ``aim_mm``, ``k1``.
+    A ``camera`` override is used as is (then the camera-drawing keys are ignored)."""
+    names = {f.name for f in dataclasses.fields(PhotoConditions)}
+    unknown = set(overrides) - names - CAMERA_KEYS
+    if unknown:
+        raise TypeError(f"unknown overrides: {sorted(unknown)}")
+    rng = _rngs(seed)
+    if "camera" in overrides:
+        cam_fields: dict[str, Any] = dict(camera=overrides["camera"], hfov_deg=overrides["camera"].hfov_deg,
+                                          tries=0)
+    else:
+        cam_fields = _sample_camera(rng["camera"], {k: v for k, v in overrides.items() if k in CAMERA_KEYS},
+                                    profile)
+    light = _merge(_sample_light(rng["light"]), overrides.get("light", {}))
+    post = _sample_post(rng["post"], light.kelvin)
+    table = _merge(_sample_table(rng["table"]), overrides.get("table", {}))
+    clutter = _sample_clutter(rng["clutter"], cam_fields["camera"], profile)
+    values: dict[str, Any] = dict(seed=seed, light=light, table=table, clutter=clutter, **post, **cam_fields)
+    for k, v in overrides.items():
+        if k in names and k not in ("light", "table", "camera"):
+            values[k] = v
+    values["clutter"] = tuple(values["clutter"])
+    return PhotoConditions(**values)
+
+
+# ------------------------------------------------------------------------------- render camera
+
+
+def source_extent(cam: Camera) -> tuple[float, float]:
+    """How far (px) beyond the frame's left/right and top/bottom edges the lens-distortion remap
+    reads from the undistorted image: max over both sides of each axis."""
+    w, h = cam.width, cam.height
+    n = 256
+    xs, ys = np.linspace(0, w - 1, n), np.linspace(0, h - 1, n)
+    border = np.vstack([
+        np.column_stack([xs, np.zeros(n)]), np.column_stack([xs, np.full(n, h - 1.0)]),
+        np.column_stack([np.zeros(n), ys]), np.column_stack([np.full(n, w - 1.0), ys]),
+    ])
+    src = undistort_normalised(cam, border)
+    u = src[:, 0] * cam.fx + cam.cx
+    v = src[:, 1] * cam.fy + cam.cy
+    mx = max(0.0, -u.min(), u.max() - (w - 1))
+    my = max(0.0, -v.min(), v.max() - (h - 1))
+    return mx, my
+
+
+def undistort_normalised(cam: Camera, px: np.ndarray) -> np.ndarray:
+    """Distorted pixels (N, 2) -> undistorted normalised coordinates (x_u, y_u), by Newton's method
+    on the radius: r_d = r_u (1 + k1 r_u^2)."""
+    xd = (np.asarray(px, np.float64)[:, 0] - cam.cx) / cam.fx
+    yd = (np.asarray(px, np.float64)[:, 1] - cam.cy) / cam.fy
+    scale = radial_undistort_scale(xd * xd + yd * yd, cam.k1)
+    return np.column_stack([xd * scale, yd * scale])
+
+
+def radial_undistort_scale(rd2: np.ndarray, k1: float, iters: int = 6) -> np.ndarray:
+    """r_u / r_d as a function of r_d^2 for x_d = x_u (1 + k1 r_u^2)."""
+    rd = np.sqrt(rd2)
+    if not k1:
+        return np.ones_like(rd)
+    ru = rd.copy()
+    for _ in range(iters):
+        ru = ru - (ru * (1 + k1 * ru * ru) - rd) / (1 + 3 * k1 * ru * ru)
+    return np.where(rd > 1e-12, ru / np.maximum(rd, 1e-12), 1.0)
+
+
+def render_margin(cond: PhotoConditions) -> tuple[int, int]:
+    """Overscan (px each side, x and y) so that remap and blur never read outside the render."""
+    mx, my = source_extent(cond.camera)
+    s = max(cond.camera.width, cond.camera.height) / REFERENCE_LONG_SIDE
+    pad = 3 + math.ceil(3 * cond.blur_sigma * s + cond.motion_px * s / 2)
+    return math.ceil(mx) + pad, math.ceil(my) + pad
+
+
+def render_camera(cond: PhotoConditions) -> Camera:
+    """The undistorted pinhole camera the rasterizer renders with: the photo camera's focal length
+    and pose on a canvas enlarged by :func:`render_margin`, principal point shifted to match."""
+    c = cond.camera
+    mx, my = render_margin(cond)
+    return Camera(c.width + 2 * mx, c.height + 2 * my, c.fx, c.fy, c.cx + mx, c.cy + my, c.R, c.t, 0.0)
