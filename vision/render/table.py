@@ -1,0 +1,175 @@
+"""Procedural table tops (wood planks, cloth, plain laminate) in the board plane.
+
+Everything is a function of the table point in board-frame millimetres, seeded by the spec: the
+same spec evaluated over two overlapping extents agrees where they overlap. Noise is value noise
+on a (possibly rotated, anisotropic) lattice of hashed values, resampled with cv2.warpAffine, so
+the cost is a handful of vectorised passes per octave and never a Python loop over pixels.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.profile import rgb, srgb_to_linear
+from vision.render.conditions import TableSpec
+
+Extent = tuple[float, float, float, float]
+
+_M1, _M2, _M3 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9)
+
+
+def _hash01(i: np.ndarray, j: np.ndarray, seed: int) -> np.ndarray:
+    """Deterministic uniform values in [0, 1) for integer lattice points (splitmix64 finaliser)."""
+    with np.errstate(over="ignore"):
+        h = i.astype(np.uint64) * _M1 ^ j.astype(np.uint64) * _M2 ^ np.uint64(seed & 0xFFFFFFFF) * _M3
+        h ^= h >> np.uint64(30)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(27)
+        h *= np.uint64(0x94D049BB133111EB)
+        h ^= h >> np.uint64(31)
+    return (h >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+
+
+class _Grid:
+    """The pixel grid of a texture: pixel (row, col) centre at (x0 + (col + 0.5) s, y0 + (row + 0.5) s)."""
+
+    def __init__(self, extent: Extent, mm_per_px: float) -> None:
+        x0, y0, x1, y1 = extent
+        self.x0, self.y0, self.s = float(x0), float(y0), float(mm_per_px)
+        self.w = max(1, math.ceil((x1 - x0) / mm_per_px))
+        self.h = max(1, math.ceil((y1 - y0) / mm_per_px))
+
+    def rotated(self, angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
+        """(u, v) maps (H, W) float32: u along the direction ``angle_deg``, v across it."""
+        c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+        x = (self.x0 + (np.arange(self.w, dtype=np.float32) + 0.5) * self.s)[None, :]
+        y = (self.y0 + (np.arange(self.h, dtype=np.float32) + 0.5) * self.s)[:, None]
+        return (np.float32(c) * x + np.float32(s) * y), (np.float32(-s) * x + np.float32(c) * y)
+
+    def noise(self, seed: int, cell_u: float, cell_v: float, angle_deg: float = 0.0) -> np.ndarray:
+        """Smooth value noise in [-1, 1] (H, W) float32 on a lattice of cell_u x cell_v mm, its u axis
+        along ``angle_deg``."""
+        c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+        ax, ay = self.x0 + 0.5 * self.s, self.y0 + 0.5 * self.s
+        m = np.array([[c * self.s / cell_u, s * self.s / cell_u, (c * ax + s * ay) / cell_u],
+                      [-s * self.s / cell_v, c * self.s / cell_v, (-s * ax + c * ay) / cell_v]])
+        corners = m @ np.array([[0, self.w, 0, self.w], [0, 0, self.h, self.h], [1, 1, 1, 1]], float)
+        lo = np.floor(corners.min(axis=1)).astype(int) - 2
+        hi = np.ceil(corners.max(axis=1)).astype(int) + 3
+        iu, iv = np.arange(lo[0], hi[0]), np.arange(lo[1], hi[1])
+        lattice = (_hash01(iu[None, :], iv[:, None], seed) * 2 - 1).astype(np.float32)
+        m[:, 2] -= lo
+        return cv2.warpAffine(lattice, m, (self.w, self.h), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REFLECT)
+
+
+def _lin(hex_colour: str) -> np.ndarray:
+    return srgb_to_linear(rgb(hex_colour))
+
+
+def _shade_mix(a: np.ndarray, b: np.ndarray, t: np.ndarray, shade: np.ndarray) -> np.ndarray:
+    """(a + (b - a) t) shade per pixel -> (H, W, 3) float32, in one cv2.transform pass."""
+    t = np.clip(t, 0.0, 1.0, out=t)
+    two = cv2.merge([np.multiply(t, shade, dtype=np.float32), shade.astype(np.float32)])
+    m = np.column_stack([b - a, a]).astype(np.float32)  # (3, 2): colour = m @ (t shade, shade)
+    return cv2.transform(two, m)
+
+
+def _ramp(x: np.ndarray, e0: float, e1: float) -> np.ndarray:
+    """0 below e0, 1 above e1, linear between."""
+    y = (x - np.float32(e0)) * np.float32(1.0 / (e1 - e0))
+    return np.clip(y, 0.0, 1.0, out=y)
+
+
+def _line(dist: np.ndarray, width: float, soft: float) -> np.ndarray:
+    """1 on a line of ``width`` mm (``dist`` from its centre), antialiased over ``soft`` mm."""
+    return 1.0 - _ramp(np.abs(dist), width / 2, width / 2 + soft)
+
+
+def _per_band(w: np.ndarray, period: float, seed: int, n: int) -> list[np.ndarray]:
+    """``n`` uniform [0, 1) values per band floor(w / period) (e.g. per plank), for every pixel:
+    a nearest-neighbour cv2.remap from a small table is a fast multi-threaded lookup."""
+    x = w * np.float32(1.0 / period)
+    k0, k1 = math.floor(float(x.min())) - 1, math.floor(float(x.max())) + 2
+    ks = np.arange(k0, k1)
+    table = np.stack([_hash01(ks, np.full(len(ks), salt), seed) for salt in range(n)], axis=-1)
+    table = np.ascontiguousarray(table[None].astype(np.float32))
+    mx = x - np.float32(k0 + 0.5)
+    vals = cv2.remap(table, mx, np.zeros_like(mx), cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
+    return list(cv2.split(vals)) if n > 1 else [vals]
+
+
+def _wood(spec: TableSpec, g: _Grid) -> np.ndarray:
+    a, b, sd, rot, tex = _lin(spec.colour_a), _lin(spec.colour_b), spec.seed, spec.rotation_deg, spec.texture
+    u, v = g.rotated(rot)
+    pw = max(spec.plank_mm, 30.0)
+    p_tone, p_phase, p_joint = _per_band(v, pw, sd, 3)
+    # growth rings: stripes across the plank, displaced by a slow noise so they wander and flame
+    ring = g.noise(sd + 11, 160.0, 30.0, rot) * np.float32(7.0)
+    ring += g.noise(sd + 12, 60.0, 8.0, rot) * np.float32(1.5)
+    ring += v + p_phase * np.float32(97.0)
+    ring /= np.float32(5.0) + np.float32(4.0) * p_phase
+    late = np.cos(ring * np.float32(2 * np.pi))
+    late = (late + 1) * np.float32(0.5)
+    late *= late
+    late *= late
+    t = late * np.float32(0.45 * tex)
+    t += g.noise(sd + 13, 45.0, 0.9, rot) * np.float32(0.12 * tex)  # fibre
+    t += _ramp(g.noise(sd + 14, 220.0, 10.0, rot), 0.35, 0.9) * np.float32(0.35 * tex)  # streaks
+    t += (p_tone - np.float32(0.5)) * np.float32(0.35) + np.float32(0.25)
+    # plank seams (along u) and staggered butt joints (across)
+    soft = max(g.s, 0.4)
+    seam = _line(v - np.round(v / np.float32(pw)) * np.float32(pw), 0.8, soft)
+    length = np.float32(900.0)
+    ju = u + p_joint * length
+    joint = _line(ju - np.round(ju / length) * length, 0.8, soft)
+    shade = 1.0 - np.float32(0.65) * np.maximum(seam, joint)
+    shade += np.float32(0.05) * g.noise(sd + 15, 400.0, 400.0)
+    return _shade_mix(a, b, t, shade)
+
+
+def _cloth(spec: TableSpec, g: _Grid) -> np.ndarray:
+    a, b, sd, rot, tex = _lin(spec.colour_a), _lin(spec.colour_b), spec.seed, spec.rotation_deg, spec.texture
+    if spec.check_mm > 0:
+        u, v = g.rotated(rot)
+        p = 2 * spec.check_mm
+        soft = max(g.s, 0.5)
+
+        def band(w: np.ndarray) -> np.ndarray:
+            return _line(w - np.floor(w / p) * p - spec.check_mm / 2, spec.check_mm, soft)
+
+        t = 0.5 * (band(u) + band(v))
+    else:
+        t = np.zeros((g.h, g.w), np.float32)
+    weave = 0.5 * (g.noise(sd + 21, 6.0, 0.8, rot) + g.noise(sd + 22, 0.8, 6.0, rot))
+    fuzz = g.noise(sd + 23, 2.5, 2.5)
+    folds = g.noise(sd + 24, 240.0, 50.0, rot + 30) + 0.6 * g.noise(sd + 25, 110.0, 110.0)
+    shade = 1.0 + tex * (0.06 * weave + 0.04 * fuzz) + 0.05 * folds
+    return _shade_mix(a, b, t, shade)
+
+
+def _plain(spec: TableSpec, g: _Grid) -> np.ndarray:
+    a, sd, tex = _lin(spec.colour_a), spec.seed, spec.texture
+    speck = g.noise(sd + 31, 1.5, 1.5)
+    mottle = g.noise(sd + 32, 30.0, 30.0)
+    wash = g.noise(sd + 33, 500.0, 500.0)
+    shade = 1.0 + tex * (0.012 * speck + 0.012 * mottle) + 0.03 * wash
+    return _shade_mix(a, a, np.zeros_like(shade), shade)
+
+
+_KINDS = {"wood": _wood, "cloth": _cloth, "plain": _plain}
+
+
+def table_texture(spec: TableSpec, extent_mm: Extent, mm_per_px: float) -> np.ndarray:
+    """Linear RGB float32 (H, W, 3) of the table over ``extent_mm`` = (x0, y0, x1, y1) in the board
+    plane: pixel (row, col) shows the point (x0 + (col + 0.5) mm_per_px, y0 + (row + 0.5) mm_per_px);
+    W = ceil((x1 - x0) / mm_per_px), H likewise."""
+    if isinstance(extent_mm, (int, float)):  # tolerate (spec, mm_per_px, extent)
+        extent_mm, mm_per_px = mm_per_px, extent_mm  # type: ignore[assignment]
+    if spec.kind not in _KINDS:
+        raise ValueError(f"unknown table kind {spec.kind!r}")
+    tex = _KINDS[spec.kind](spec, _Grid(extent_mm, float(mm_per_px)))
+    return np.clip(tex, 0.0, 1.0, out=tex)
