@@ -1,0 +1,127 @@
+"""Photo conditions: reproducible, inside the ranges of spec section 3, whole board in frame."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.profile import REFERENCE
+from vision.render.conditions import (
+    ZONE_TOP_Z,
+    Light,
+    PhotoConditions,
+    board_in_frame,
+    render_camera,
+    sample_conditions,
+)
+from vision.render.table import table_texture
+
+SEEDS = range(200)
+
+
+@pytest.fixture(scope="module")
+def many() -> list[PhotoConditions]:
+    return [sample_conditions(s) for s in SEEDS]
+
+
+def test_reproducible() -> None:
+    a, b = sample_conditions(42), sample_conditions(42)
+    assert json.dumps(a.to_dict()) == json.dumps(b.to_dict())
+    assert json.dumps(a.to_dict()) != json.dumps(sample_conditions(43).to_dict())
+
+
+def test_ranges(many: list[PhotoConditions]) -> None:
+    for c in many:
+        cam = c.camera
+        long_side, short_side = max(cam.width, cam.height), min(cam.width, cam.height)
+        assert 1200 <= long_side <= 4032
+        assert min(abs(long_side / short_side - 4 / 3), abs(long_side / short_side - 16 / 9)) < 0.01
+        assert 350 <= c.height_mm <= 700 and abs(cam.position[2] - c.height_mm) < 1e-6
+        long_fov = np.degrees(2 * np.arctan(long_side / (2 * cam.fx)))
+        assert 60 - 1e-6 <= long_fov <= 80 + 1e-6 and abs(long_fov - c.hfov_deg) < 1e-6
+        axis = cam.R[2]  # optical axis in the board frame
+        assert np.degrees(np.arccos(-axis[2])) <= 25 + 1e-6
+        assert -0.08 <= cam.k1 <= 0.04
+        lt = c.light
+        assert 35 <= lt.elevation_deg <= 85 and 0 <= lt.azimuth_deg <= 360
+        assert 0.5 <= lt.softness_deg <= 12 and 0.2 <= lt.ambient <= 0.6 and 2800 <= lt.kelvin <= 6500
+        assert 2800 <= c.white_balance_kelvin <= 6500 and -1 <= c.exposure_ev <= 1
+        assert 0 <= c.vignette <= 0.3 and 0 <= c.noise_sigma <= 4
+        assert 0 <= c.blur_sigma <= 1.2 and 0 <= c.motion_px <= 5 and 70 <= c.jpeg_quality <= 95
+        assert c.table.kind in ("wood", "cloth", "plain") and c.image_format in ("jpeg", "png", "webp")
+        assert len(c.clutter) <= 8
+        assert board_in_frame(cam)
+        json.dumps(c.to_dict())
+
+
+def test_whole_board_in_frame(many: list[PhotoConditions]) -> None:
+    b = REFERENCE.board
+    zone = np.array([[15, 15], [255, 15], [255, 255], [15, 255]], float)
+    zone = np.column_stack([zone, np.full(4, ZONE_TOP_Z)])
+    for c in many:
+        uv = c.camera.project(np.vstack([b.corners, zone]))
+        assert np.all(uv >= 0) and np.all(uv[:, 0] < c.camera.width) and np.all(uv[:, 1] < c.camera.height)
+
+
+def test_variety(many: list[PhotoConditions]) -> None:
+    sizes = {(c.camera.width, c.camera.height) for c in many}
+    ratios = {round(max(w, h) / min(w, h), 2) for w, h in sizes}
+    assert ratios == {1.33, 1.78}
+    assert any(w < h for w, h in sizes) and any(w > h for w, h in sizes)
+    assert len(sizes) > 50
+    assert {c.table.kind for c in many} == {"wood", "cloth", "plain"}
+    kinds = {i.kind for c in many for i in c.clutter}
+    assert kinds == {"pillar", "decoration", "tile", "card"}
+    assert max(c.tilt_deg for c in many) > 22 and min(c.tilt_deg for c in many) < 3
+    assert any(c.blur_sigma > 0 for c in many) and any(c.motion_px > 0 for c in many)
+
+
+def test_clutter_placement(many: list[PhotoConditions]) -> None:
+    w, d = REFERENCE.board.width, REFERENCE.board.depth
+    for c in many:
+        for i, a in enumerate(c.clutter):
+            dx = max(-a.x_mm, 0, a.x_mm - w)
+            dy = max(-a.y_mm, 0, a.y_mm - d)
+            assert a.radius_mm < np.hypot(dx, dy) <= 250.0
+            for b in c.clutter[i + 1 :]:
+                assert np.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) > a.radius_mm + b.radius_mm
+            if a.kind == "tile":
+                assert a.symbols is not None and a.material in ("clay", "granite", "basalt")
+
+
+def test_overrides() -> None:
+    c = sample_conditions(7, size=(1600, 900), tilt_deg=25.0, height_mm=700.0, clutter=(),
+                          light={"kelvin": 2800.0, "softness_deg": 0.5}, exposure_ev=-1.0)
+    assert (c.camera.width, c.camera.height) == (1600, 900) and c.clutter == ()
+    assert c.tilt_deg == 25.0 and abs(c.camera.position[2] - 700.0) < 1e-6
+    assert c.light.kelvin == 2800.0 and c.light.softness_deg == 0.5 and c.exposure_ev == -1.0
+    base = sample_conditions(7)
+    assert c.light.azimuth_deg == base.light.azimuth_deg  # other groups unchanged
+    c2 = sample_conditions(7, light=Light(40.0, 10.0, 0.5, 0.2, 2800.0), megapixels=2.0, aspect="16:9")
+    assert abs(c2.camera.width * c2.camera.height - 2e6) < 2e4 and c2.light.elevation_deg == 40.0
+    with pytest.raises(TypeError):
+        sample_conditions(1, nonsense=3)
+
+
+def test_render_camera_covers_distortion() -> None:
+    for k1 in (-0.08, 0.0, 0.04):
+        c = sample_conditions(3, k1=k1, size=(1200, 900))
+        rc = render_camera(c)
+        assert rc.k1 == 0 and rc.fx == c.camera.fx and rc.width >= c.camera.width
+        assert rc.cx - c.camera.cx == (rc.width - c.camera.width) / 2
+        corners = np.array([[0, 0], [1199, 0], [0, 899], [1199, 899]], float)
+        src = c.camera.undistort_pixels(corners) + [rc.cx - c.camera.cx, rc.cy - c.camera.cy]
+        assert np.all(src >= 0) and np.all(src[:, 0] <= rc.width - 1) and np.all(src[:, 1] <= rc.height - 1)
+
+
+def test_table_textures() -> None:
+    for c in (sample_conditions(s) for s in range(12)):
+        tex = table_texture(c.table, (-100.0, -50.0, 200.0, 100.0), 1.5)
+        assert tex.shape == (100, 200, 3) and tex.dtype == np.float32
+        assert 0.0 <= tex.min() and tex.max() <= 1.0 and tex.std() > 0
+    spec = sample_conditions(0).table
+    a = table_texture(spec, (0.0, 0.0, 120.0, 60.0), 1.0)
+    b = table_texture(spec, (60.0, 30.0, 180.0, 90.0), 1.0)  # overlapping extents agree
+    assert np.abs(a[30:, 60:] - b[:30, :60]).max() < 1e-3
