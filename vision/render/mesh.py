@@ -86,8 +86,15 @@ def rect(w: float, h: float, cx: float = 0.0, cy: float = 0.0) -> np.ndarray:
     return np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) + (cx, cy)
 
 
-def loft(pose: Pose, rings: list[tuple[np.ndarray, float]], side, top=None, bottom=None,
-         bands: list[tuple[float, float, np.ndarray]] | None = None, obj: int = 0) -> Solid:
+def loft(
+    pose: Pose,
+    rings: list[tuple[np.ndarray, float]],
+    side,
+    top=None,
+    bottom=None,
+    bands: list[tuple[float, float, np.ndarray]] | None = None,
+    obj: int = 0,
+) -> Solid:
     """A solid through horizontal rings (2-D polygons with the same vertex count, each a scaled copy
     of the first, at increasing z): side quads between rings, optional caps. ``bands`` splits the
     side into colour bands (z0, z1, colour) — used for a pillar's groove."""
@@ -133,13 +140,15 @@ def _ring_at(rings: list[tuple[np.ndarray, float]], z: float) -> np.ndarray:
     return rings[-1][0]
 
 
-def prism(pose: Pose, poly: np.ndarray, z0: float, z1: float, side, top=None, bottom=None,
-          obj: int = 0, bands=None) -> Solid:
+def prism(
+    pose: Pose, poly: np.ndarray, z0: float, z1: float, side, top=None, bottom=None, obj: int = 0, bands=None
+) -> Solid:
     return loft(pose, [(poly, z0), (poly, z1)], side, top, bottom, bands=bands, obj=obj)
 
 
-def dome(pose: Pose, d: float, z0: float, colour, n: int = 16, stacks: int = 5, full: bool = False,
-         obj: int = 0) -> Solid:
+def dome(
+    pose: Pose, d: float, z0: float, colour, n: int = 16, stacks: int = 5, full: bool = False, obj: int = 0
+) -> Solid:
     """A hemisphere (or a sphere with ``full``) of diameter d whose equator is at z0 (sphere: centre)."""
     lat = np.linspace(-np.pi / 2 if full else 0, np.pi / 2, stacks + 1)
     base = circle(2.0, n)

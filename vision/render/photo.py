@@ -71,47 +71,60 @@ def _table_solid(cond: Any, rcam: Camera, profile: Profile) -> Solid:
     tex, origin = _table_texture(cond.table, mm_per_px, lo, hi)
     h, w = tex.shape[:2]
     ox, oy = origin
-    poly = np.array([[ox, oy, z], [ox + w * mm_per_px, oy, z], [ox + w * mm_per_px, oy + h * mm_per_px, z],
-                     [ox, oy + h * mm_per_px, z]])
-    frame_m = np.array([[mm_per_px, 0, ox + 0.5 * mm_per_px], [0, mm_per_px, oy + 0.5 * mm_per_px], [0, 0, z]])
+    poly = np.array(
+        [
+            [ox, oy, z],
+            [ox + w * mm_per_px, oy, z],
+            [ox + w * mm_per_px, oy + h * mm_per_px, z],
+            [ox, oy + h * mm_per_px, z],
+        ]
+    )
+    frame_m = np.array(
+        [[mm_per_px, 0, ox + 0.5 * mm_per_px], [0, mm_per_px, oy + 0.5 * mm_per_px], [0, 0, z]]
+    )
     face = Face(poly, tex=tex, tex_frame=frame_m, receiver=True, normal=np.array([0, 0, 1.0]))
     return Solid([face], poly, casts=False)
 
 
 def _table_texture(spec: Any, mm_per_px: float, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, tuple]:
-    """The colleague's procedural table (vision.render.table) over [lo, hi]; a plain mottled
-    surface while that module is missing."""
-    try:
-        from vision.render import table
-    except ImportError:
-        table = None
-    if table is not None:
-        return table.table_texture(spec, mm_per_px, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
-    from vision.render.textures import flat  # pragma: no cover - fallback
+    """The procedural table (:mod:`vision.render.table`) over [lo, hi]; texel (r, c) shows the point
+    lo + (c + 0.5, r + 0.5) mm_per_px."""
+    from vision.render import table
 
-    w, h = hi - lo
-    return flat(getattr(spec, "colour_a", "#8A5A34"), w, h, 1 / mm_per_px, np.random.default_rng(1), 0.08), (
-        float(lo[0]), float(lo[1]))
+    tex = table.table_texture(spec, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), mm_per_px)
+    return np.ascontiguousarray(tex, np.float32), (float(lo[0]), float(lo[1]))
 
 
-def render_linear(garden: Garden, cond: Any, profile: Profile = REFERENCE) -> tuple[np.ndarray, np.ndarray, Any]:
+def render_linear(
+    garden: Garden, cond: Any, profile: Profile = REFERENCE
+) -> tuple[np.ndarray, np.ndarray, Any]:
     """The undistorted linear-RGB render from ``render_camera(cond)``, its id buffer and the scene."""
     rcam = cnd.render_camera(cond)
     ppm = texture_ppm(rcam, profile)
     rng = np.random.default_rng([cond.seed, 0xB4B1])
     flower = garden.board_flower or list(profile.flowers)[int(rng.integers(len(profile.flowers)))]
-    scene = build_scene(garden.model_copy(update={"board_flower": flower}), profile, cond.seed, ppm,
-                        tuple(cond.clutter), board_tex=_board_texture(profile, flower, ppm))
+    scene = build_scene(
+        garden.model_copy(update={"board_flower": flower}),
+        profile,
+        cond.seed,
+        ppm,
+        tuple(cond.clutter),
+        board_tex=_board_texture(profile, flower, ppm),
+    )
     lt = cond.light
     light = Lighting(np.asarray(lt.direction, float), float(lt.ambient), float(lt.softness_deg))
-    solids = [_table_solid(cond, rcam, profile), *scene.solids]
-    frame = render(solids, rcam, light)
+    frame = render(scene.solids, rcam, light, background=_table_solid(cond, rcam, profile))
     # the table is object 0 in the id buffer; shift nothing (table faces carry obj 0)
     return frame.img, frame.ids, scene
 
 
-def render_photo(garden: Garden, seed: int, profile: Profile = REFERENCE, keep_linear: bool = False,
-                 **condition_overrides: Any) -> RenderedPhoto:
+def render_photo(
+    garden: Garden,
+    seed: int,
+    profile: Profile = REFERENCE,
+    keep_linear: bool = False,
+    **condition_overrides: Any,
+) -> RenderedPhoto:
     """Render photo ``seed`` of ``garden``: conditions from :func:`conditions.sample_conditions`."""
     from vision.render import post
 
@@ -122,26 +135,32 @@ def render_photo(garden: Garden, seed: int, profile: Profile = REFERENCE, keep_l
     t2 = time.perf_counter()
     image = post.finish_photo(lin, cond)
     t3 = time.perf_counter()
-    truth = build_truth(garden, scene, ids, cnd.render_camera(cond), cond.camera, profile, seed, cond.to_dict())
+    truth = build_truth(
+        garden, scene, ids, cnd.render_camera(cond), cond.camera, profile, seed, cond.to_dict()
+    )
     t4 = time.perf_counter()
     times = {"conditions": t1 - t0, "render": t2 - t1, "post": t3 - t2, "truth": t4 - t3}
-    return RenderedPhoto(image, truth, cond, lin if keep_linear else None, ids if keep_linear else None, times)
+    return RenderedPhoto(
+        image, truth, cond, lin if keep_linear else None, ids if keep_linear else None, times
+    )
 
 
 def save_photo(photo: RenderedPhoto, path: str | Path) -> Path:
-    """Write the photo (format from the suffix, JPEG at the conditions' quality) and the truth beside it (``x.jpg`` -> ``x.json``)
-    (its truth), each atomically: written beside under a temporary name, then renamed."""
+    """Write the photo (format from the suffix, JPEG at the conditions' quality) and its truth
+    beside it (``x.jpg`` -> ``x.json``), each atomically: a temporary name, then renamed."""
     path = Path(path)
     suffix = path.suffix.lower()
     quality = int(getattr(photo.conditions, "jpeg_quality", 90))
-    params = {".jpg": [cv2.IMWRITE_JPEG_QUALITY, quality], ".jpeg": [cv2.IMWRITE_JPEG_QUALITY, quality],
-              ".webp": [cv2.IMWRITE_WEBP_QUALITY, quality]}.get(suffix, [])
+    params = {
+        ".jpg": [cv2.IMWRITE_JPEG_QUALITY, quality],
+        ".jpeg": [cv2.IMWRITE_JPEG_QUALITY, quality],
+        ".webp": [cv2.IMWRITE_WEBP_QUALITY, quality],
+    }.get(suffix, [])
     ok, buf = cv2.imencode(suffix if suffix in (".png", ".webp", ".jpeg") else ".jpg", photo.image, params)
     if not ok:
         raise OSError(f"could not encode {path.name}")
     _atomic_write(path, buf.tobytes())
-    _atomic_write(path.with_suffix(".json"),
-                  (json.dumps(photo.truth, indent=1) + "\n").encode())
+    _atomic_write(path.with_suffix(".json"), (json.dumps(photo.truth, indent=1) + "\n").encode())
     return path
 
 

@@ -15,8 +15,16 @@ def underside_hex(profile: Profile, material: str, flower: str) -> str:
     return profile.flowers[flower] if material == "start" else profile.tile.underside[material]
 
 
-def tile(profile: Profile, pose: Pose, top_tex: np.ndarray, material: str, flower: str,
-         obj_top: int = 0, obj: int = 0, face_up: bool = True) -> Solid:
+def tile(
+    profile: Profile,
+    pose: Pose,
+    top_tex: np.ndarray,
+    material: str,
+    flower: str,
+    obj_top: int = 0,
+    obj: int = 0,
+    face_up: bool = True,
+) -> Solid:
     """A terrace tile; ``pose`` puts the local origin at the centre of the top face (z = 0 there)
     for a tile face up, at the centre of the face that is up otherwise."""
     t = profile.tile
@@ -28,8 +36,13 @@ def tile(profile: Profile, pose: Pose, top_tex: np.ndarray, material: str, flowe
     u, v = pose.R @ np.array([1 / ppm_s, 0, 0]), pose.R @ np.array([0, 1 / ppm_s, 0])
     corner = pose.apply(np.array([-s / 2, -s / 2, 0.0]))
     o = corner + 0.5 * u + 0.5 * v
-    top = Face(pose.apply(np.column_stack([sq, np.zeros(4)])), tex=top_tex,
-               tex_frame=np.column_stack([u, v, o]), obj=obj_top, receiver=True)
+    top = Face(
+        pose.apply(np.column_stack([sq, np.zeros(4)])),
+        tex=top_tex,
+        tex_frame=np.column_stack([u, v, o]),
+        obj=obj_top,
+        receiver=True,
+    )
     bottom = Face(pose.apply(np.column_stack([sq[::-1], np.full(4, -th)])), colour=under, obj=obj)
     if not face_up:
         top.receiver = False
@@ -38,12 +51,21 @@ def tile(profile: Profile, pose: Pose, top_tex: np.ndarray, material: str, flowe
     return solid.finish()
 
 
-def pillar(profile: Profile, pose: Pose, double: bool, obj: int = 0, n: int = 20) -> Solid:
+def pillar(profile: Profile, pose: Pose, double: bool, obj: int = 0, n: int = 16) -> Solid:
     p = profile.pillar
     h = p.double_height if double else p.single_height
     bands = [(p.groove[0], p.groove[1], linear(p.groove_colour))] if double else None
-    return prism(pose, circle(p.diameter, n), 0.0, h, linear(p.colour), linear(p.cap_colour),
-                 linear(p.cap_colour), obj=obj, bands=bands)
+    return prism(
+        pose,
+        circle(p.diameter, n),
+        0.0,
+        h,
+        linear(p.colour),
+        linear(p.cap_colour),
+        linear(p.cap_colour),
+        obj=obj,
+        bands=bands,
+    )
 
 
 def statue(profile: Profile, pose: Pose, obj: int = 0) -> list[Solid]:
@@ -55,8 +77,16 @@ def statue(profile: Profile, pose: Pose, obj: int = 0) -> list[Solid]:
     return [
         prism(pose, circle(bd, 18), 0.0, bh, c * 0.9, c, obj=obj),
         loft(pose, [(circle(w0, 12), bh), (circle(w1, 12), top)], c, c, obj=obj),
-        dome(Pose(pose.R, pose.apply([0, 0, d.statue_height - d.statue_head / 2])), d.statue_head, 0.0, c,
-             n=12, stacks=3, full=True, obj=obj),
+        dome(
+            Pose(pose.R, pose.apply([0, 0, d.statue_height - d.statue_head / 2])),
+            d.statue_head,
+            0.0,
+            c,
+            n=12,
+            stacks=3,
+            full=True,
+            obj=obj,
+        ),
     ]
 
 
@@ -67,8 +97,12 @@ def fountain(profile: Profile, pose: Pose, obj: int = 0) -> list[Solid]:
     rim = linear(d.fountain_rim_colour)
     basin = prism(pose, ellipse(L, W), 0.0, H, rim, rim, obj=obj)
     ins = d.fountain_inset
-    water = Face(pose.apply(np.column_stack([ellipse(L - 2 * ins, W - 2 * ins), np.full(28, H + 0.05)])),
-                 colour=linear(d.fountain_water_colour), obj=obj, gloss=0.6)
+    water = Face(
+        pose.apply(np.column_stack([ellipse(L - 2 * ins, W - 2 * ins), np.full(28, H + 0.05)])),
+        colour=linear(d.fountain_water_colour),
+        obj=obj,
+        gloss=0.6,
+    )
     basin.faces.append(water)
     basin.finish()
     sd, sh = d.fountain_spout
@@ -85,8 +119,11 @@ def bridge(profile: Profile, pose: Pose, obj: int = 0, segments: int = 8) -> lis
     xs = np.linspace(-L / 2, L / 2, segments + 1)
 
     def top_z(x):
-        return d.bridge_end_thickness + (d.bridge_rise - d.bridge_end_thickness) * np.cos(
-            np.clip(x / (L / 2), -1, 1) * np.pi / 2) ** 0.7
+        return (
+            d.bridge_end_thickness
+            + (d.bridge_rise - d.bridge_end_thickness)
+            * np.cos(np.clip(x / (L / 2), -1, 1) * np.pi / 2) ** 0.7
+        )
 
     def under_z(x):
         return np.maximum(0.0, top_z(x) - d.bridge_end_thickness - 1.5)
@@ -95,18 +132,43 @@ def bridge(profile: Profile, pose: Pose, obj: int = 0, segments: int = 8) -> lis
     for x0, x1 in zip(xs[:-1], xs[1:], strict=False):
         t0, t1, u0, u1 = top_z(x0), top_z(x1), under_z(x0), under_z(x1)
         faces = []
-        for y0, y1, lift, col in ((-W / 2, -W / 2 + rw, 1.5, rail), (-W / 2 + rw, W / 2 - rw, 0.0, deck),
-                                  (W / 2 - rw, W / 2, 1.5, rail)):
-            faces.append(Face(pose.apply([[x0, y0, t0 + lift], [x1, y0, t1 + lift], [x1, y1, t1 + lift],
-                                          [x0, y1, t0 + lift]]), colour=col, obj=obj))
+        for y0, y1, lift, col in (
+            (-W / 2, -W / 2 + rw, 1.5, rail),
+            (-W / 2 + rw, W / 2 - rw, 0.0, deck),
+            (W / 2 - rw, W / 2, 1.5, rail),
+        ):
+            faces.append(
+                Face(
+                    pose.apply(
+                        [[x0, y0, t0 + lift], [x1, y0, t1 + lift], [x1, y1, t1 + lift], [x0, y1, t0 + lift]]
+                    ),
+                    colour=col,
+                    obj=obj,
+                )
+            )
         for y in (-W / 2, W / 2):
-            faces.append(Face(pose.apply([[x0, y, u0], [x1, y, u1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]]),
-                              colour=rail, obj=obj))
+            faces.append(
+                Face(
+                    pose.apply([[x0, y, u0], [x1, y, u1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]]),
+                    colour=rail,
+                    obj=obj,
+                )
+            )
         for y in (-W / 2 + rw, W / 2 - rw):
-            faces.append(Face(pose.apply([[x0, y, t0], [x1, y, t1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]]),
-                              colour=rail, obj=obj))
-        faces.append(Face(pose.apply([[x0, -W / 2, u0], [x1, -W / 2, u1], [x1, W / 2, u1], [x0, W / 2, u0]]),
-                          colour=deck * 0.7, obj=obj))
+            faces.append(
+                Face(
+                    pose.apply([[x0, y, t0], [x1, y, t1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]]),
+                    colour=rail,
+                    obj=obj,
+                )
+            )
+        faces.append(
+            Face(
+                pose.apply([[x0, -W / 2, u0], [x1, -W / 2, u1], [x1, W / 2, u1], [x0, W / 2, u0]]),
+                colour=deck * 0.7,
+                obj=obj,
+            )
+        )
         s = Solid(faces, np.vstack([f.verts for f in faces])).finish()
         for f in faces[5:7]:  # inner faces of the rails look towards the deck's middle
             f.normal = -f.normal
@@ -139,8 +201,17 @@ def belvedere(profile: Profile, pose: Pose, obj: int = 0) -> list[Solid]:
     out = [prism(pose, rect(b, b), 0.0, 2.0, post * 0.9, post, obj=obj)]
     for sx in (-1, 1):
         for sy in (-1, 1):
-            out.append(prism(pose, rect(2.2, 2.2, sx * (b / 2 - 1.6), sy * (b / 2 - 1.6)), 2.0, z_dome - 1.0,
-                             post, post, obj=obj))
+            out.append(
+                prism(
+                    pose,
+                    rect(2.2, 2.2, sx * (b / 2 - 1.6), sy * (b / 2 - 1.6)),
+                    2.0,
+                    z_dome - 1.0,
+                    post,
+                    post,
+                    obj=obj,
+                )
+            )
     out.append(prism(pose, rect(b, b), z_dome - 1.0, z_dome, post, post, post, obj=obj))
     out.append(dome(Pose(pose.R, pose.apply([0, 0, z_dome])), d.belvedere_dome, 0.0, teal, obj=obj))
     return out
@@ -154,6 +225,12 @@ def card(profile: Profile, pose: Pose, tex: np.ndarray) -> Solid:
     u, v = pose.R @ np.array([1 / ppm, 0, 0]), pose.R @ np.array([0, 1 / ppm, 0])
     o = pose.apply(np.array([-w / 2, -h / 2, c.thickness])) + 0.5 * (u + v)
     s = prism(pose, sq, 0.0, c.thickness, linear(c.border_colour))
-    s.faces.append(Face(pose.apply(np.column_stack([sq, np.full(4, c.thickness)])), tex=tex,
-                        tex_frame=np.column_stack([u, v, o]), receiver=False))
+    s.faces.append(
+        Face(
+            pose.apply(np.column_stack([sq, np.full(4, c.thickness)])),
+            tex=tex,
+            tex_frame=np.column_stack([u, v, o]),
+            receiver=False,
+        )
+    )
     return s.finish()

@@ -33,7 +33,9 @@ class Lighting:
         return self.ambient + (1 - self.ambient) * float(self.direction[2])
 
     def shade(self, n: np.ndarray, lit: float, ao: float = 1.0) -> float:
-        return (self.ambient * ao + (1 - self.ambient) * max(0.0, float(n @ self.direction)) * lit) / self.norm
+        return (
+            self.ambient * ao + (1 - self.ambient) * max(0.0, float(n @ self.direction)) * lit
+        ) / self.norm
 
 
 class Frame:
@@ -48,6 +50,19 @@ class Frame:
         self.KR = cam.K @ cam.R
         self.Kt = cam.K @ cam.t
         self.pos = cam.position
+
+    def draw_background(self, f: Face, tex: np.ndarray) -> None:
+        """The table: the farthest surface everywhere, so no depth test and no depth written."""
+        H = self.KR @ f.tex_frame
+        H[:, 2] += self.Kt
+        cv2.warpPerspective(
+            tex,
+            H,
+            (self.cam.width, self.cam.height),
+            dst=self.img,
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
 
     def draw(self, f: Face, colour: np.ndarray | None, tex: np.ndarray | None = None) -> None:
         cam = self.cam
@@ -72,8 +87,15 @@ class Frame:
         a = n[0] / cam.fx / d
         b = n[1] / cam.fy / d
         c = (n[2] - n[0] * cam.cx / cam.fx - n[1] * cam.cy / cam.fy) / d
-        iz = (np.arange(x0, x1, dtype=np.float32) * np.float32(a))[None, :] + (
-            np.arange(y0, y1, dtype=np.float32) * np.float32(b) + np.float32(c))[:, None]
+        # relative to the box corner: grazing faces have huge a, b that would cancel in float32
+        c0 = a * x0 + b * y0 + c
+        iz = (np.arange(w, dtype=np.float32) * np.float32(a))[None, :] + (
+            np.arange(h, dtype=np.float32) * np.float32(b) + np.float32(c0)
+        )[:, None]
+        # steep (grazing) faces: pixels the scan-conversion adds at their rims would extrapolate the
+        # plane far beyond the face; clamp to the vertices' depth range
+        izv = 1.0 / pc[:, 2]
+        np.clip(iz, np.float32(izv.min()), np.float32(izv.max()), out=iz)
         zb = self.izbuf[y0:y1, x0:x1]
         m = mask.view(bool) & (iz > zb * np.float32(1 + 2e-5))
         np.copyto(zb, iz, where=m)
@@ -84,8 +106,9 @@ class Frame:
             H = self.KR @ f.tex_frame
             H[:, 2] += self.Kt
             T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
-            warped = cv2.warpPerspective(tex, T @ H, (w, h), flags=cv2.INTER_LINEAR,
-                                         borderMode=cv2.BORDER_REPLICATE)
+            warped = cv2.warpPerspective(
+                tex, T @ H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
             np.copyto(dst, warped, where=m[..., None])
         else:
             np.copyto(dst, colour.astype(np.float32), where=m[..., None])
@@ -97,8 +120,9 @@ def _hull_data(solids: list[Solid]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return lo, hi, np.array([s.casts for s in solids])
 
 
-def receiver_shading(face: Face, owner: int, solids: list[Solid], light: Lighting, bounds, tiles,
-                     scale: int = 2) -> np.ndarray:
+def receiver_shading(
+    face: Face, owner: int, solids: list[Solid], light: Lighting, bounds, tiles, scale: int = 2
+) -> np.ndarray:
     """Shading factor (shadow + occlusion under tiles) over a horizontal receiver's texture grid, at
     1/``scale`` of its resolution; returns an (h, w) float32 map at full texture size."""
     th, tw = face.tex.shape[:2]
@@ -112,8 +136,12 @@ def receiver_shading(face: Face, owner: int, solids: list[Solid], light: Lightin
     xy = face.verts[:, :2]
     rlo, rhi = xy.min(axis=0), xy.max(axis=0)
     reach = (hi[:, 2] - z0) * np.abs(shift).max() + 1
-    cand = np.nonzero(casts & (hi[:, 2] > z0 + 0.05) & np.all(lo[:, :2] - reach[:, None] <= rhi, axis=1)
-                      & np.all(hi[:, :2] + reach[:, None] >= rlo, axis=1))[0]
+    cand = np.nonzero(
+        casts
+        & (hi[:, 2] > z0 + 0.05)
+        & np.all(lo[:, :2] - reach[:, None] <= rhi, axis=1)
+        & np.all(hi[:, :2] + reach[:, None] >= rlo, axis=1)
+    )[0]
     shadow = np.zeros((sh, sw), np.float32)
     hard_px = 0.0
     for i in cand:
@@ -129,7 +157,7 @@ def receiver_shading(face: Face, owner: int, solids: list[Solid], light: Lightin
     mm_per_px = scale * float(np.sqrt(abs(np.linalg.det(F[:2, :2]))))
     if cand.size:
         pen = max(0.5, np.tan(np.radians(light.softness_deg)) * max(hard_px, 8.0) / mm_per_px)
-        shadow = cv2.GaussianBlur(shadow, (0, 0), pen / 2.0)
+        shadow = _blur(shadow, pen / 2.0)
     ao = np.zeros((sh, sw), np.float32)
     gap_mean = []
     for s, i in tiles:
@@ -143,15 +171,24 @@ def receiver_shading(face: Face, owner: int, solids: list[Solid], light: Lightin
             cv2.fillConvexPoly(ao, hull, float(np.exp(-gap / 45.0)), cv2.LINE_AA, 4)
             gap_mean.append(gap)
     if gap_mean:
-        ao = cv2.GaussianBlur(ao, (0, 0), max(1.0, 0.35 * np.mean(gap_mean) / mm_per_px))
+        ao = _blur(ao, max(1.0, 0.35 * np.mean(gap_mean) / mm_per_px))
     ndl = max(0.0, float(L[2]))
-    fac = (light.ambient * (1 - 0.75 * ao) + (1 - light.ambient) * ndl * (1 - np.clip(shadow, 0, 1))
-           * (1 - 0.6 * ao)) / light.norm
+    fac = (
+        light.ambient * (1 - 0.75 * ao)
+        + (1 - light.ambient) * ndl * (1 - np.clip(shadow, 0, 1)) * (1 - 0.6 * ao)
+    ) / light.norm
     return cv2.resize(fac.astype(np.float32), (tw, th), interpolation=cv2.INTER_LINEAR)
 
 
-def point_light_tests(points: np.ndarray, light: Lighting, tiles, owners: np.ndarray | None = None
-                      ) -> tuple[np.ndarray, np.ndarray]:
+def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian-like blur whose cost does not grow with sigma (stack blur)."""
+    k = 2 * int(round(sigma * 1.2)) + 1
+    return cv2.stackBlur(img, (k, k)) if k > 1 else img
+
+
+def point_light_tests(
+    points: np.ndarray, light: Lighting, tiles, owners: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(lit, ambient occlusion) for points (N, 3): lit = 0 when a terrace tile above blocks the key
     light; ao < 1 when a tile hangs over the point."""
     n = len(points)
@@ -178,9 +215,13 @@ def point_light_tests(points: np.ndarray, light: Lighting, tiles, owners: np.nda
     return lit, ao
 
 
-def render(solids: list[Solid], cam: Camera, light: Lighting, background: np.ndarray | None = None) -> Frame:
-    """Rasterize all solids over ``background`` (linear RGB, the table, already shaded)."""
-    frame = Frame(cam, background)
+def render(solids: list[Solid], cam: Camera, light: Lighting, background: Solid | None = None) -> Frame:
+    """Rasterize all solids over ``background`` (the table: one textured horizontal receiver face)."""
+    frame = Frame(cam)
+    if background is not None:
+        f = background.faces[0]
+        fac = receiver_shading(f, -1, solids, light, _hull_data(solids), [], scale=4)
+        frame.draw_background(f, f.tex * fac[..., None])
     bounds = _hull_data(solids)
     tiles = [(s, i) for i, s in enumerate(solids) if s.is_tile]
     flat_faces: list[Face] = []

@@ -97,8 +97,14 @@ def _jitter(rng: np.random.Generator, off: float, turn: float) -> tuple[float, f
     return r * np.cos(a), r * np.sin(a), rng.uniform(-turn, turn)
 
 
-def build_scene(garden: Garden, profile: Profile, seed: int, ppm: float, clutter: tuple = (),
-                board_tex: np.ndarray | None = None) -> Scene:
+def build_scene(
+    garden: Garden,
+    profile: Profile,
+    seed: int,
+    ppm: float,
+    clutter: tuple = (),
+    board_tex: np.ndarray | None = None,
+) -> Scene:
     """All solids of the photo. ``ppm``: texture pixels per mm for printed faces."""
     rng = np.random.default_rng([seed, 0xB4B1])
     flower = garden.board_flower or list(profile.flowers)[int(rng.integers(len(profile.flowers)))]
@@ -116,9 +122,16 @@ def build_scene(garden: Garden, profile: Profile, seed: int, ppm: float, clutter
         quarter = int(rng.integers(4))
         tex = tile_top(profile, t.flower, symbols, ppm, rng, quarter)
         corners = pose.apply(np.column_stack([rect(profile.tile.size, profile.tile.size), np.zeros(4)]))
-        info = {"row": t.row, "col": t.col, "level": t.level, "flower": t.flower, "material": material,
-                "centre_board_mm": [round(cx + dx, 4), round(cy + dy, 4)], "rotation_deg": round(turn, 4),
-                "quarter_turns": quarter}
+        info = {
+            "row": t.row,
+            "col": t.col,
+            "level": t.level,
+            "flower": t.flower,
+            "material": material,
+            "centre_board_mm": [round(cx + dx, 4), round(cy + dy, 4)],
+            "rotation_deg": round(turn, 4),
+            "quarter_turns": quarter,
+        }
         top_id = scene.new_obj("tile_top", info, corners3d=corners, anchor3d=pose.t.copy())
         scene.solids.append(pieces.tile(profile, pose, tex, material, t.flower, obj_top=top_id, obj=top_id))
         for cell, lv, height, statue in supports(garden, t):
@@ -127,9 +140,16 @@ def build_scene(garden: Garden, profile: Profile, seed: int, ppm: float, clutter
             px, py = profile.cell_centre(*cell)
             jx, jy, _ = _jitter(rng, 0.6, 0)
             ppose = Pose.at(px + jx, py + jy, lv * lh, rng.uniform(0, 360))
-            pid = scene.new_obj("pillar", {"cell": list(cell), "level": lv, "double": height == 2,
-                                           "under_tile": [t.row, t.col, t.level]},
-                                anchor3d=ppose.apply([0, 0, 10.0]))
+            pid = scene.new_obj(
+                "pillar",
+                {
+                    "cell": list(cell),
+                    "level": lv,
+                    "double": height == 2,
+                    "under_tile": [t.row, t.col, t.level],
+                },
+                anchor3d=ppose.apply([0, 0, 10.0]),
+            )
             scene.solids.append(pieces.pillar(profile, ppose, height == 2, obj=pid))
     for d in garden.decorations:
         _add_decoration(scene, profile, d, rng)
@@ -138,16 +158,22 @@ def build_scene(garden: Garden, profile: Profile, seed: int, ppm: float, clutter
     return scene
 
 
-def _add_board(scene: Scene, profile: Profile, flower: str, ppm: float, rng: np.random.Generator,
-               tex: np.ndarray | None) -> None:
+def _add_board(
+    scene: Scene, profile: Profile, flower: str, ppm: float, rng: np.random.Generator, tex: np.ndarray | None
+) -> None:
     b = profile.board
     if tex is None:
         tex = board_top(profile, flower, ppm, rng)
     bp = tex.shape[1] / b.width
     poly = rect(b.width, b.depth, b.width / 2, b.depth / 2)
     solid = pieces.prism(Pose.at(0, 0, 0), poly, -b.thickness, 0.0, linear(b.edge_colour))
-    top = Face(np.column_stack([poly, np.zeros(4)]), tex=tex, receiver=True, normal=np.array([0, 0, 1.0]),
-               tex_frame=np.array([[1 / bp, 0, 0.5 / bp], [0, 1 / bp, 0.5 / bp], [0, 0, 0]]))
+    top = Face(
+        np.column_stack([poly, np.zeros(4)]),
+        tex=tex,
+        receiver=True,
+        normal=np.array([0, 0, 1.0]),
+        tex_frame=np.array([[1 / bp, 0, 0.5 / bp], [0, 1 / bp, 0.5 / bp], [0, 0, 0]]),
+    )
     solid.faces.append(top)
     solid.casts = False
     scene.solids.append(solid.finish())
@@ -170,13 +196,17 @@ def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.rando
         lo, hi = np.array(profile.cell_centre(*ca)), np.array(profile.cell_centre(*cb))
         axis = (hi - lo) / np.linalg.norm(hi - lo)
         start = lo - axis * profile.board.cell_print / 2
-        run = profile.board.pitch / 2 + profile.board.cell_print / 2 - (profile.board.pitch * 2
-                                                                        - profile.tile.size) / 2
+        run = (
+            profile.board.pitch / 2
+            + profile.board.cell_print / 2
+            - (profile.board.pitch * 2 - profile.tile.size) / 2
+        )
         ang = np.degrees(np.arctan2(axis[1], axis[0])) + turn
         pose = Pose.at(start[0] + dx, start[1] + dy, la * lh, ang)
         pos = np.array([*((lo + hi) / 2 + (dx, dy)), (la + 0.5) * lh])
-        oid = scene.new_obj("decoration", info | {"pos_board_mm": [round(float(v), 4) for v in pos[:2]]},
-                            anchor3d=pos)
+        oid = scene.new_obj(
+            "decoration", info | {"pos_board_mm": [round(float(v), 4) for v in pos[:2]]}, anchor3d=pos
+        )
         scene.solids += pieces.stairs(profile, pose, (lb - la) * lh, run, obj=oid)
         return
     level = d.level or 1
@@ -187,13 +217,22 @@ def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.rando
     else:
         base_ang = float(rng.integers(4)) * 90
     pose = Pose.at(cx + dx, cy + dy, level * lh, base_ang + turn)
-    height = {"statue": dm.statue_height, "fountain": dm.fountain_basin[2], "bridge": dm.bridge_rise,
-              "belvedere": dm.belvedere_height}[d.kind]
+    height = {
+        "statue": dm.statue_height,
+        "fountain": dm.fountain_basin[2],
+        "bridge": dm.bridge_rise,
+        "belvedere": dm.belvedere_height,
+    }[d.kind]
     anchor = pose.apply([0, 0, height / 2])
-    oid = scene.new_obj("decoration", info | {"pos_board_mm": [round(cx + dx, 4), round(cy + dy, 4)]},
-                        anchor3d=anchor)
-    build = {"statue": pieces.statue, "fountain": pieces.fountain, "bridge": pieces.bridge,
-             "belvedere": pieces.belvedere}[d.kind]
+    oid = scene.new_obj(
+        "decoration", info | {"pos_board_mm": [round(cx + dx, 4), round(cy + dy, 4)]}, anchor3d=anchor
+    )
+    build = {
+        "statue": pieces.statue,
+        "fountain": pieces.fountain,
+        "bridge": pieces.bridge,
+        "belvedere": pieces.belvedere,
+    }[d.kind]
     scene.solids += build(profile, pose, obj=oid)
 
 
@@ -216,11 +255,16 @@ def _add_clutter(scene: Scene, profile: Profile, item: Any, ppm: float, rng: np.
         kind_d = getattr(item, "decoration", "") or "statue"
         pose = Pose.at(x, y, z, ang)
         if kind_d == "stairs":
-            scene.solids += pieces.stairs(profile, Pose.at(x, y, z, ang), profile.level_height,
-                                          profile.board.cell_print)
+            scene.solids += pieces.stairs(
+                profile, Pose.at(x, y, z, ang), profile.level_height, profile.board.cell_print
+            )
         else:
-            build = {"statue": pieces.statue, "fountain": pieces.fountain, "bridge": pieces.bridge,
-                     "belvedere": pieces.belvedere}[kind_d]
+            build = {
+                "statue": pieces.statue,
+                "fountain": pieces.fountain,
+                "bridge": pieces.bridge,
+                "belvedere": pieces.belvedere,
+            }[kind_d]
             scene.solids += build(profile, pose)
     elif kind == "tile":
         flower = item.flower or "white"
@@ -229,10 +273,17 @@ def _add_clutter(scene: Scene, profile: Profile, item: Any, ppm: float, rng: np.
         if item.face_up:
             tex = tile_top(profile, flower, item.symbols, ppm, rng, int(rng.integers(4)))
         else:
-            tex = flat(pieces.underside_hex(profile, material, flower), profile.tile.size, profile.tile.size,
-                       min(ppm, 4.0), rng)
+            tex = flat(
+                pieces.underside_hex(profile, material, flower),
+                profile.tile.size,
+                profile.tile.size,
+                min(ppm, 4.0),
+                rng,
+            )
         s = pieces.tile(profile, Pose.at(x, y, z + th, ang), tex, material, flower)
         s.faces[-2].receiver = False
         scene.solids.append(s)
     elif kind == "card":
-        scene.solids.append(pieces.card(profile, Pose.at(x, y, z, ang), card_back(profile, min(ppm, 6.0), rng)))
+        scene.solids.append(
+            pieces.card(profile, Pose.at(x, y, z, ang), card_back(profile, min(ppm, 6.0), rng))
+        )

@@ -36,7 +36,9 @@ def mottle(shape: tuple[int, int], rng: np.random.Generator, amount: float, cell
     h, w = shape
     out = np.ones((h, w), np.float32)
     for k, amp in ((cells, 1.0), (cells * 4, 0.5)):
-        small = rng.standard_normal((max(2, k * h // max(h, w)), max(2, k * w // max(h, w)))).astype(np.float32)
+        small = rng.standard_normal((max(2, k * h // max(h, w)), max(2, k * w // max(h, w)))).astype(
+            np.float32
+        )
         out += amount * amp * cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
     return out
 
@@ -60,11 +62,28 @@ class _Canvas:
 
     def disc(self, x: float, y: float, d: float, colour: str) -> None:
         c = self._p((x, y))
-        cv2.circle(self.img, (int(c[0]), int(c[1])), int(round(d / 2 * self.ppm * _ONE)), _bgr8(colour),
-                   -1, cv2.LINE_AA, _SHIFT)
+        cv2.circle(
+            self.img,
+            (int(c[0]), int(c[1])),
+            int(round(d / 2 * self.ppm * _ONE)),
+            _bgr8(colour),
+            -1,
+            cv2.LINE_AA,
+            _SHIFT,
+        )
 
-    def ellipse(self, x: float, y: float, ax: float, ay: float, angle: float, colour: str,
-                a0: float = 0, a1: float = 360, thick: float = -1) -> None:
+    def ellipse(
+        self,
+        x: float,
+        y: float,
+        ax: float,
+        ay: float,
+        angle: float,
+        colour: str,
+        a0: float = 0,
+        a1: float = 360,
+        thick: float = -1,
+    ) -> None:
         pts = cv2.ellipse2Poly((0, 0), (1000, 1000), 0, int(a0), int(a1), 5).astype(np.float64) / 1000
         ca, sa = np.cos(np.radians(angle)), np.sin(np.radians(angle))
         e = np.column_stack([pts[:, 0] * ax, pts[:, 1] * ay]) @ np.array([[ca, sa], [-sa, ca]])
@@ -76,7 +95,9 @@ class _Canvas:
 
     def line(self, pts, thick: float, colour: str) -> None:
         t = max(1, int(round(thick * self.ppm)))
-        cv2.polylines(self.img, [self._p(pts).reshape(-1, 1, 2)], False, _bgr8(colour), t, cv2.LINE_AA, _SHIFT)
+        cv2.polylines(
+            self.img, [self._p(pts).reshape(-1, 1, 2)], False, _bgr8(colour), t, cv2.LINE_AA, _SHIFT
+        )
 
     def linear(self, rng: np.random.Generator | None = None, amount: float = 0.0) -> np.ndarray:
         lin = _to_linear(self.img)
@@ -134,8 +155,9 @@ def _flower(cv: _Canvas, x: float, y: float, d: float, colour: str, centre: str,
     cv.disc(x, y, 0.3 * d, centre)
 
 
-def tile_top(profile: Profile, flower: str, symbols, ppm: float, rng: np.random.Generator,
-             quarter: int = 0) -> np.ndarray:
+def tile_top(
+    profile: Profile, flower: str, symbols, ppm: float, rng: np.random.Generator, quarter: int = 0
+) -> np.ndarray:
     """The garden side of a terrace tile, seen from above in board orientation (rows = board y)."""
     t = profile.tile
     fc = profile.flowers[flower]
@@ -192,8 +214,14 @@ def board_top(profile: Profile, flower: str, ppm: float, rng: np.random.Generato
     for k in range(5):
         a = -90 + 72 * k
         d = b.emblem_diameter * 0.22
-        cv.ellipse(ex + d * np.cos(np.radians(a)), ey + d * np.sin(np.radians(a)),
-                   b.emblem_diameter * 0.2, b.emblem_diameter * 0.12, a, profile.flowers[flower])
+        cv.ellipse(
+            ex + d * np.cos(np.radians(a)),
+            ey + d * np.sin(np.radians(a)),
+            b.emblem_diameter * 0.2,
+            b.emblem_diameter * 0.12,
+            a,
+            profile.flowers[flower],
+        )
     cv.disc(ex, ey, b.emblem_centre_diameter, b.emblem_centre_colour)
     x0, y0, x1, y1 = b.recess
     lw = b.recess_line
@@ -220,7 +248,8 @@ def card_back(profile: Profile, ppm: float, rng: np.random.Generator) -> np.ndar
     return cv.linear(rng, 0.02)
 
 
-def flat(hex_colour: str, w_mm: float, h_mm: float, ppm: float, rng: np.random.Generator,
-         amount: float = 0.05) -> np.ndarray:
+def flat(
+    hex_colour: str, w_mm: float, h_mm: float, ppm: float, rng: np.random.Generator, amount: float = 0.05
+) -> np.ndarray:
     """A plain mottled surface (tile undersides lying face down)."""
     return _Canvas(w_mm, h_mm, ppm, hex_colour).linear(rng, amount)

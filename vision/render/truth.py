@@ -35,11 +35,19 @@ def _score(garden: Garden) -> dict[str, int] | None:
 def _crop(ids: np.ndarray, rcam: Camera, cam: Camera) -> np.ndarray:
     """The part of the render's id buffer the photo shows (ignoring the slight lens distortion)."""
     mx, my = round(rcam.cx - cam.cx), round(rcam.cy - cam.cy)
-    return ids[my: my + cam.height, mx: mx + cam.width]
+    return ids[my : my + cam.height, mx : mx + cam.width]
 
 
-def build_truth(garden: Garden, scene: Scene, ids: np.ndarray, rcam: Camera, cam: Camera,
-                profile: Profile, seed: int, photo: dict[str, Any]) -> dict[str, Any]:
+def build_truth(
+    garden: Garden,
+    scene: Scene,
+    ids: np.ndarray,
+    rcam: Camera,
+    cam: Camera,
+    profile: Profile,
+    seed: int,
+    photo: dict[str, Any],
+) -> dict[str, Any]:
     """Truth dict: garden, score, camera (+ distorted board corners), photo conditions, pieces."""
     seen = _crop(ids, rcam, cam)
     counts = np.bincount(seen.ravel().astype(np.int64), minlength=len(scene.objects) + 1)
@@ -50,12 +58,22 @@ def build_truth(garden: Garden, scene: Scene, ids: np.ndarray, rcam: Camera, cam
             vis = float(min(1.0, counts[k] / full)) if full > 0 else 0.0
             tiles.append(ob.info | {"corners_px": _px(cam, ob.corners3d), "visible_fraction": round(vis, 4)})
         elif ob.kind == "decoration":
-            decos.append(ob.info | {"centre_px": _px(cam, ob.anchor3d)[0],
-                                    "visible_in_photo": bool(counts[k] >= VISIBLE_MIN_PX),
-                                    "visible_px": int(counts[k])})
+            decos.append(
+                ob.info
+                | {
+                    "centre_px": _px(cam, ob.anchor3d)[0],
+                    "visible_in_photo": bool(counts[k] >= VISIBLE_MIN_PX),
+                    "visible_px": int(counts[k]),
+                }
+            )
         elif ob.kind == "pillar":
-            pillars.append(ob.info | {"centre_px": _px(cam, ob.anchor3d)[0],
-                                      "visible_in_photo": bool(counts[k] >= VISIBLE_MIN_PX)})
+            pillars.append(
+                ob.info
+                | {
+                    "centre_px": _px(cam, ob.anchor3d)[0],
+                    "visible_in_photo": bool(counts[k] >= VISIBLE_MIN_PX),
+                }
+            )
     score = _score(garden)
     return {
         "garden": garden.to_dict() | {"board_flower": scene.board_flower},
@@ -67,7 +85,9 @@ def build_truth(garden: Garden, scene: Scene, ids: np.ndarray, rcam: Camera, cam
     }
 
 
-def _polygon_area_px(_: Camera, corners: np.ndarray, shape: tuple[int, int], cam: Camera, rcam: Camera) -> float:
+def _polygon_area_px(
+    _: Camera, corners: np.ndarray, shape: tuple[int, int], cam: Camera, rcam: Camera
+) -> float:
     """Pixel count of a 3-D polygon as the undistorted render sees it, within the photo's crop."""
     uv = rcam.project(corners, distort=False) - (round(rcam.cx - cam.cx), round(rcam.cy - cam.cy))
     box = np.array([[0, 0], [shape[1], 0], [shape[1], shape[0]], [0, shape[0]]], np.float32)

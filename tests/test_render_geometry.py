@@ -1,0 +1,164 @@
+"""The renderer's geometry and ground truth: what the truth says is where the camera model puts it,
+and the image really shows it there."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from scoring.garden import Decoration, Garden, Tile
+from vision.profile import REFERENCE
+from vision.render.conditions import render_camera
+from vision.render.mesh import rot_z
+from vision.render.photo import render_photo, save_photo
+
+SIZE = (800, 600)
+DARK_TABLE = {"kind": "plain", "colour_a": "#2A2A2C", "colour_b": "#2A2A2C"}
+FIXED = dict(
+    size=SIZE,
+    tilt_deg=0.0,
+    height_mm=520.0,
+    hfov_deg=70.0,
+    roll_deg=0.0,
+    aim_mm=(165.0, 135.0),
+    k1=0.0,
+    clutter=(),
+    table=DARK_TABLE,
+    exposure_ev=0.0,
+    vignette=0.0,
+    noise_sigma=0.0,
+    blur_sigma=0.0,
+    motion_px=0.0,
+    light={"elevation_deg": 80.0, "ambient": 0.5},
+)
+
+BLANK = ((None, None), (None, None))
+
+
+def _garden(*tiles: Tile, decorations: tuple[Decoration, ...] = ()) -> Garden:
+    return Garden(board_flower="pink", tiles=tiles, decorations=decorations)
+
+
+@pytest.fixture(scope="module")
+def simple():
+    g = _garden(Tile(row=3, col=3, level=1, flower="blue", symbols=BLANK))
+    return g, render_photo(g, 11, keep_linear=True, **FIXED)
+
+
+def test_board_corners_match_camera_and_image(simple):
+    g, ph = simple
+    cam = ph.conditions.camera
+    want = cam.project(REFERENCE.board.corners)
+    got = ph.truth["camera"]["board_corners_px"]
+    for name, w in zip(("top_left", "top_right", "bottom_right", "bottom_left"), want, strict=True):
+        assert np.allclose(got[name], w, atol=1.0)
+    # a plain spot of the board print near the bottom-right corner vs. the table outside it
+    u, v = np.round(cam.project(np.array([[290.0, 258.0, 0.0]]))[0]).astype(int)
+    board_px = ph.image[v - 1 : v + 2, u - 1 : u + 2].reshape(-1, 3).mean(axis=0)
+    tu, tv = np.round(cam.project(np.array([[360.0, 258.0, -4.0]]))[0]).astype(int)
+    table_px = ph.image[tv - 1 : tv + 2, tu - 1 : tu + 2].reshape(-1, 3).mean(axis=0)
+    assert board_px.mean() > table_px.mean() + 60
+    b, gr, r = board_px
+    assert r > b  # sandstone is warm
+
+
+def _expected_corners(t: dict) -> np.ndarray:
+    s = REFERENCE.tile.size / 2
+    local = np.array([[-s, -s, 0], [s, -s, 0], [s, s, 0], [-s, s, 0]])
+    c = np.array([*t["centre_board_mm"], REFERENCE.tile_top_z(t["level"])])
+    return local @ rot_z(t["rotation_deg"]).T + c
+
+
+def test_tile_corners_and_green_field(simple):
+    g, ph = simple
+    cam = ph.conditions.camera
+    (t,) = ph.truth["pieces"]["tiles"]
+    assert abs(t["centre_board_mm"][0] - REFERENCE.block_centre(3, 3)[0]) <= REFERENCE.tile.placement_offset
+    assert abs(t["rotation_deg"]) <= REFERENCE.tile.placement_turn_deg
+    assert np.allclose(t["corners_px"], cam.project(_expected_corners(t)), atol=1.0)
+    assert t["visible_fraction"] > 0.97
+    # a field's corner area (between plaque/flowers and band) is garden green
+    p = _expected_corners(t)[0] + rot_z(t["rotation_deg"]) @ np.array([24.0, 4.5, 0.0])
+    u, v = np.round(cam.project(p[None])[0]).astype(int)
+    b, gr, r = ph.image[v - 1 : v + 2, u - 1 : u + 2].reshape(-1, 3).mean(axis=0)
+    assert gr > r + 15 and gr > b + 15
+
+
+def _top_pixels(ph) -> int:
+    rc = render_camera(ph.conditions)
+    return int(np.count_nonzero(ph.ids[: rc.height, : rc.width] == 1))
+
+
+def _poly_area(px: list) -> float:
+    x, y = np.asarray(px).T
+    return 0.5 * abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))
+
+
+def test_higher_tile_looks_bigger():
+    low = render_photo(
+        _garden(Tile(row=3, col=3, level=1, flower="white", symbols=BLANK)), 5, keep_linear=True, **FIXED
+    )
+    high = render_photo(
+        _garden(Tile(row=3, col=3, level=3, flower="white", symbols=BLANK)), 5, keep_linear=True, **FIXED
+    )
+    a_low = _poly_area(low.truth["pieces"]["tiles"][0]["corners_px"])
+    a_high = _poly_area(high.truth["pieces"]["tiles"][0]["corners_px"])
+    assert a_high > a_low * 1.2
+    m_low, m_high = _top_pixels(low), _top_pixels(high)
+    assert m_high > m_low * 1.2
+    assert abs(m_low - a_low) / a_low < 0.05
+
+
+def test_pillars_under_tile_are_in_truth():
+    ph = render_photo(_garden(Tile(row=3, col=3, level=2, flower="white", symbols=BLANK)), 5, **FIXED)
+    pillars = ph.truth["pieces"]["pillars"]
+    assert len(pillars) == 4 and all(p["double"] for p in pillars)
+
+
+def _changed_pixels(a, b, deco: dict, r: int = 8) -> int:
+    """Pixels around the piece that differ between two photos (with and without the piece)."""
+    u, v = np.round(deco["centre_px"]).astype(int)
+    pa, pb = (x.image[v - r : v + r + 1, u - r : u + r + 1].astype(int) for x in (a, b))
+    return int(np.count_nonzero(np.abs(pa - pb).max(axis=2) > 25))
+
+
+def _bronze_pixels(ph, deco: dict, r: int = 8) -> int:
+    u, v = np.round(deco["centre_px"]).astype(int)
+    patch = ph.image[v - r : v + r + 1, u - r : u + r + 1].astype(int)
+    b, g, r_ = patch[..., 0], patch[..., 1], patch[..., 2]
+    return int(np.count_nonzero((r_ > g + 12) & (g > b + 20) & (b > 0.35 * r_)))
+
+
+def test_covered_statue_is_hidden():
+    statue = Decoration(kind="statue", cells=((3, 3),), level=1)
+    base = Tile(row=3, col=3, level=1, flower="white", symbols=(("statue", None), (None, None)))
+    cover = Tile(row=2, col=2, level=2, flower="blue", symbols=BLANK)
+    shown = render_photo(_garden(base, decorations=(statue,)), 8, **FIXED)
+    (d,) = shown.truth["pieces"]["decorations"]
+    assert d["visible_in_photo"]
+    assert _changed_pixels(shown, render_photo(_garden(base), 8, **FIXED), d) > 40
+    assert _bronze_pixels(shown, d) > 5
+    hidden = render_photo(_garden(base, cover, decorations=(statue,)), 8, **FIXED)
+    (d2,) = hidden.truth["pieces"]["decorations"]
+    assert not d2["visible_in_photo"]
+    assert _changed_pixels(hidden, render_photo(_garden(base, cover), 8, **FIXED), d2) == 0
+
+
+def test_same_seed_same_image_and_atomic_save(tmp_path, simple):
+    g, ph = simple
+    again = render_photo(g, 11, **FIXED)
+    assert np.array_equal(ph.image, again.image)
+    out = save_photo(again, tmp_path / "photo.jpg")
+    truth = json.loads((tmp_path / "photo.json").read_text())
+    assert out.exists() and truth["seed"] == 11 and truth["garden"]["tiles"][0]["row"] == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["photo.jpg", "photo.json"]
+
+
+def test_random_conditions_render_with_clutter():
+    g = _garden(Tile(row=0, col=0, level=1, flower="pink"), Tile(row=1, col=1, level=2, flower="yellow"))
+    ph = render_photo(g, 3, size=SIZE)
+    assert ph.image.shape == (SIZE[1], SIZE[0], 3)
+    assert ph.truth["score"] is not None and "total" in ph.truth["score"]
+    assert len(ph.truth["pieces"]["tiles"]) == 2
