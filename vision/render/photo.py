@@ -23,7 +23,7 @@ from vision.render.textures import board_top
 from vision.render.truth import build_truth
 
 _BOARD_CACHE: dict[tuple[str, str, float], np.ndarray] = {}
-MAX_TABLE_TEXELS = 3200  #: long side of the table texture (the table is the softest part of a photo)
+MAX_TABLE_TEXELS = 2200  #: long side of the table texture (the table is the softest part of a photo; cost)
 
 
 @dataclass
