@@ -33,7 +33,9 @@ RULES: dict[str, str] = {
         "a bridge spans 3 cells in a line, its ends on 2 tiles, no tile at its level in the middle"
     ),
     "stairs-geometry": "stairs join 2 orthogonally adjacent fields on tiles one level apart",
-    "statue-line": "each statue shares a row or column with another statue",
+    "statue-line": "each statue after the first stands in line (row or column) with an earlier one",
+    "stairs-blocked": "stairs rise to the upper tile's top: no tile one level up covers their lower field",
+    "tile-supply": "the game has 13 tiles of each flower: 4 each of 2, 3 and 4 symbols, and one start tile",
     "field-occupied": "two pieces never stand on one field",
     "symbol-mismatch": "a decoration stands on fields carrying its symbol (a round marker allows others)",
 }
@@ -218,19 +220,71 @@ def _field_findings(ix: _Index) -> Iterator[Finding]:
 
 
 def _statue_findings(ix: _Index) -> Iterator[Finding]:
-    statues = [d for d in ix.garden.decorations if d.kind == "statue"]
-    if len(statues) < 2:
+    """Each statue after the first was placed in line with an earlier one, so the statues form one
+    group linked by shared rows and columns (in any order of placement). Statues now serving as
+    pillars count: they were statues when later ones were lined up with them."""
+    statues = [d.cells[0] for d in ix.garden.decorations if d.kind == "statue"]
+    groups: list[list[Cell]] = []
+    for cell in statues:
+        linked = [g for g in groups if any(o[0] == cell[0] or o[1] == cell[1] for o in g)]
+        merged = [cell, *(c for g in linked for c in g)]
+        groups = [g for g in groups if g not in linked] + [merged]
+    if len(groups) < 2:
         return
-    for s in statues:
-        (r, c), = s.cells
-        if not any(o is not s and (o.cells[0][0] == r or o.cells[0][1] == c) for o in statues):
-            yield _error("statue-line", s.cells, f"{s} shares no row or column with another statue")
+    main = max(groups, key=len)
+    for g in groups:
+        if g is not main:
+            where = ", ".join(map(str, sorted(g)))
+            yield _error(
+                "statue-line", g,
+                f"statue(s) at {where} share no row or column with the other statues",
+            )
+
+
+def _stairs_findings(ix: _Index) -> Iterator[Finding]:
+    for d in ix.garden.decorations:
+        if d.kind != "stairs" or d.levels is None:
+            continue
+        (low_cell, low), _ = sorted(d.cell_levels, key=lambda cl: cl[1])
+        above = ix.tile_at.get((low_cell, low + 1))
+        if above is not None and abs(d.levels[0] - d.levels[1]) == 1:
+            yield _error(
+                "stairs-blocked", [low_cell],
+                f"{d}: {above} rests where the stairs rise to level {low + 1}",
+            )
+
+
+#: how many tiles of one flower the game has, by number of symbol fields (the start tile has 1-2)
+SUPPLY = {4: 4, 3: 4, 2: 5, 1: 1}
+FLOWER_SUPPLY = 13
+
+
+def _supply_findings(ix: _Index) -> Iterator[Finding]:
+    by_flower: dict[str, list[Tile]] = defaultdict(list)
+    for t in ix.garden.tiles:
+        by_flower[t.flower].append(t)
+    for flower, tiles in sorted(by_flower.items()):
+        cells = [c for t in tiles for c in t.cells]
+        if len(tiles) > FLOWER_SUPPLY:
+            yield _error("tile-supply", cells, f"{len(tiles)} {flower} tiles; the game has {FLOWER_SUPPLY}")
+            continue
+        known = [t for t in tiles if t.symbols is not None]
+        for n, most in SUPPLY.items():
+            same = [t for t in known if sum(s is not None for row in t.symbols for s in row) == n]
+            if len(same) > most:
+                yield _error(
+                    "tile-supply", [c for t in same for c in t.cells],
+                    f"{len(same)} {flower} tiles with {n} symbol(s); the game has {most}",
+                )
 
 
 def check(garden: Garden) -> list[Finding]:
     """All findings for a garden, errors first, each rule's findings in board order."""
     ix = _Index(garden)
-    found: list[Finding] = [*_tile_findings(ix), *_field_findings(ix), *_statue_findings(ix)]
+    found: list[Finding] = [
+        *_tile_findings(ix), *_field_findings(ix), *_statue_findings(ix), *_stairs_findings(ix),
+        *_supply_findings(ix),
+    ]
     for d in garden.decorations:
         found += [*_placement_findings(ix, d), *_geometry_findings(ix, d), *_symbol_findings(ix, d)]
     return sorted(found, key=lambda f: (f.severity != "error", f.rule, f.cells))

@@ -33,6 +33,15 @@ CASES = {
     "bridge-geometry": garden([tile(0, 0, 1), tile(0, 2, 1)], [deco("bridge", [(0, 1), (0, 2), (0, 3)], 1)]),
     "stairs-geometry": garden([tile(0, 0, 1), tile(0, 2, 1)], [deco("stairs", [(0, 1), (0, 2)], (1, 1))]),
     "statue-line": garden([tile(0, 0, 1), tile(2, 2, 1)], [deco(S, [(0, 0)], 1), deco(S, [(3, 3)], 1)]),
+    # stairs (1,1) L1 -> (1,2) L2; the L2 tile at (0,0) would rest on the stairs' top at (1,1)
+    "stairs-blocked": garden(
+        [tile(1, 0, 1), tile(1, 2, 2), tile(0, 0, 2)],
+        [deco("stairs", [(1, 1), (1, 2)], (1, 2)), deco("belvedere", [(1, 1)], 2)],
+    ),
+    "tile-supply": garden(
+        [tile(2 * (i // 4), 2 * (i % 4), 1 + (i >= 16), "blue", (("statue",) * 2, (None, None)))
+         for i in range(6)]
+    ),
     "field-occupied": garden([tile(0, 0, 1)], [deco(S, [(0, 0)], 1), deco("belvedere", [(0, 0)], 1)]),
 }
 
@@ -109,6 +118,26 @@ def test_a_piece_under_the_gap_blocks_a_double_pillar():
 def test_bridge_middle_cell_must_be_a_gap_at_its_level():
     g = garden([tile(0, 0, 1), tile(0, 2, 1), tile(0, 4, 1)], [deco("bridge", [(1, 1), (1, 2), (1, 3)], 1)])
     assert "bridge-geometry" in rules_broken(g)
+
+
+def test_statues_must_form_one_linked_group():
+    # each statue shares a line with another, but the pair at row 0 and the pair at row 5 never
+    # meet: whichever pair came second was not placed in line with an earlier statue
+    tiles = [tile(0, 0, 1), tile(0, 2, 1), tile(4, 4, 1), tile(4, 6, 1)]
+    decos = [deco(S, [(0, 0)], 1), deco(S, [(0, 3)], 1), deco(S, [(5, 5)], 1), deco(S, [(5, 6)], 1)]
+    findings = check(garden(tiles, decos))
+    assert [f.rule for f in findings] == ["statue-line"]
+    assert findings[0].cells in (((0, 0), (0, 3)), ((5, 5), (5, 6)))
+    bridged = decos + [deco(S, [(5, 0)], 1)]  # column 0 meets (0,0), row 5 meets (5,5)
+    assert check(garden(tiles + [tile(4, 0, 1)], bridged)) == []
+
+
+def test_tile_supply_counts_flowers_and_symbol_fields():
+    blues = [tile(2 * (i // 4), 2 * (i % 4), 1, "blue") for i in range(16)]
+    (f,) = check(garden(blues))  # 16 blue tiles: the game has 13
+    assert f.rule == "tile-supply" and "16 blue" in f.message
+    mixed = [t.model_copy(update={"flower": ("blue", "pink")[i % 2]}) for i, t in enumerate(blues)]
+    assert check(garden(mixed)) == []
 
 
 def test_statues_in_line_at_any_level_and_distance():
