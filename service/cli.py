@@ -120,6 +120,83 @@ def score_garden_cmd(
                       f"{st.score.tiebreak_visible_holes} visible holes", highlight=False)
 
 
+def _size_overrides(size: str | None) -> dict:
+    if size is None:
+        return {}
+    try:
+        w, h = (int(v) for v in size.lower().split("x"))
+    except ValueError:
+        raise fail(f"--size: expected WIDTHxHEIGHT such as 2000x1500, got {size!r}") from None
+    if not (64 <= w <= 8192 and 64 <= h <= 8192):
+        raise fail(f"--size: {w}x{h} is outside 64..8192 pixels a side")
+    return {"size": (w, h)}
+
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+
+
+@app.command("render")
+def render_cmd(
+    garden_file: Annotated[Path, typer.Argument(help="a babylon-garden/1 JSON file")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="photo to write (.jpg, .png, .webp)")],
+    seed: Annotated[int, typer.Option(help="seed of the photo conditions (camera, light, table...)")] = 0,
+    size: Annotated[str | None, typer.Option(help="image size WIDTHxHEIGHT (default: drawn)")] = None,
+) -> None:
+    """Render a garden as a synthetic phone photo; its ground truth goes beside it as .json."""
+    if output.suffix.lower() not in IMAGE_SUFFIXES:
+        raise fail(f"{output}: the photo must end in one of {', '.join(IMAGE_SUFFIXES)}")
+    if not output.parent.is_dir():
+        raise fail(f"{output.parent}: no such folder")
+    ((_, garden),) = _load_all([garden_file])
+    broken = [f for f in check(garden) if f.severity == "error"]
+    if broken:
+        err.print(f"warning: {garden_file} breaks {len(broken)} rule(s), e.g. {broken[0].message}; "
+                  "the photo shows it as given", highlight=False, soft_wrap=True)
+    from vision.render.photo import render_photo, save_photo
+
+    photo = render_photo(garden, seed, **_size_overrides(size))
+    try:
+        save_photo(photo, output)
+    except OSError as e:
+        raise fail(f"{output}: cannot write: {e.strerror or e}") from None
+    h, w = photo.image.shape[:2]
+    out.print(f"wrote {output} ({w}x{h}) and {output.with_suffix('.json')}", highlight=False)
+
+
+@app.command("synth")
+def synth_cmd(
+    n: Annotated[int, typer.Argument(min=1, help="how many photos")],
+    out_dir: Annotated[Path, typer.Option("--out", help="folder for the photos and their truth")],
+    seed: Annotated[int, typer.Option(min=0, help="first seed: photo k is garden k, conditions k")] = 0,
+    size: Annotated[str | None, typer.Option(help="image size WIDTHxHEIGHT (default: drawn)")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="jpg, png or webp")] = "jpg",
+    overwrite: Annotated[bool, typer.Option(help="render again photos that already exist")] = False,
+) -> None:
+    """Generate legal gardens and render them; resumes where an interrupted run stopped."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from vision.render.synth import synth_batch
+
+    if fmt not in ("jpg", "png", "webp"):
+        raise fail(f"--format: expected jpg, png or webp, got {fmt!r}")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise fail(f"{out_dir}: exists and is not a folder")
+    made = skipped = 0
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    batch = synth_batch(seed, n, out_dir, fmt, overwrite, **_size_overrides(size))
+    try:
+        with Progress(*columns, console=err) as progress:
+            task = progress.add_task("rendering", total=n)
+            for _, _, rendered in batch:
+                made += rendered
+                skipped += not rendered
+                progress.advance(task)
+    except OSError as e:
+        raise fail(f"{out_dir}: cannot write: {e.strerror or e} ({made} photo(s) written)") from None
+    note = f" ({skipped} already there, kept)" if skipped else ""
+    out.print(f"{made} photo(s) with truth written to {out_dir}{note}", highlight=False)
+
+
 def main() -> None:
     try:
         app()
