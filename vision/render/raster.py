@@ -47,6 +47,7 @@ class Frame:
         self.img = background if background is not None else np.zeros((h, w, 3), np.float32)
         self.izbuf = np.zeros((h, w), np.float32)
         self.ids = np.zeros((h, w), np.int16)
+        self.sid = np.full((h, w), -1, np.int32)  #: index of the solid that owns each pixel centre
         self.KR = cam.K @ cam.R
         self.Kt = cam.K @ cam.t
         self.pos = cam.position
@@ -64,7 +65,20 @@ class Frame:
             borderMode=cv2.BORDER_REPLICATE,
         )
 
-    def draw(self, f: Face, colour: np.ndarray | None, tex: np.ndarray | None = None) -> None:
+    def draw(
+        self,
+        f: Face,
+        colour: np.ndarray | None,
+        tex: np.ndarray | None = None,
+        inner: np.ndarray | None = None,
+        solid: int = -1,
+    ) -> None:
+        """Draw one planar face. Its edges are anti-aliased: each pixel's coverage comes from its
+        signed distances to the face's edges, and the face is blended over what is already there by
+        that coverage where it wins the depth test at the pixel centre. ``inner`` flags edges shared
+        with a visible face of the same solid drawn later: the face reaches a little past them,
+        hard, and the later face blends over it there whatever the depth (no seams, no jags).
+        ``solid`` is the index of the face's solid."""
         cam = self.cam
         if f.normal @ (self.pos - f.verts[0]) <= 1e-9:
             return  # back face
@@ -72,15 +86,15 @@ class Frame:
         if np.any(pc[:, 2] <= 1.0):
             return
         uv = pc[:, :2] / pc[:, 2:3] * (cam.fx, cam.fy) + (cam.cx, cam.cy)
-        x0, y0 = np.floor(uv.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(uv.max(axis=0)).astype(int) + 1
+        x0, y0 = np.floor(uv.min(axis=0)).astype(int) - 1
+        x1, y1 = np.ceil(uv.max(axis=0)).astype(int) + 2
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, cam.width), min(y1, cam.height)
         if x1 <= x0 or y1 <= y0:
             return
         w, h = x1 - x0, y1 - y0
-        mask = np.zeros((h, w), np.uint8)
-        pts = np.round((uv - (x0, y0)) * 16).astype(np.int32)
-        cv2.fillPoly(mask, [pts.reshape(-1, 1, 2)], 1, cv2.LINE_8, 4)
+        cov = _coverage(uv - (x0, y0), w, h, inner)
+        if cov is None:
+            return
         # plane n.X = d in camera coords; 1/z = n.(K^-1 [u v 1]) / d
         n = cam.R @ f.normal
         d = float(n @ pc[0])
@@ -92,26 +106,93 @@ class Frame:
         iz = (np.arange(w, dtype=np.float32) * np.float32(a))[None, :] + (
             np.arange(h, dtype=np.float32) * np.float32(b) + np.float32(c0)
         )[:, None]
-        # steep (grazing) faces: pixels the scan-conversion adds at their rims would extrapolate the
-        # plane far beyond the face; clamp to the vertices' depth range
+        # steep (grazing) faces: pixels at their rims would extrapolate the plane far beyond the
+        # face; clamp to the vertices' depth range
         izv = 1.0 / pc[:, 2]
         np.clip(iz, np.float32(izv.min()), np.float32(izv.max()), out=iz)
         zb = self.izbuf[y0:y1, x0:x1]
-        m = mask.view(bool) & (iz > zb * np.float32(1 + 2e-5))
-        np.copyto(zb, iz, where=m)
+        m = iz > zb * np.float32(1 + 2e-5)
+        if solid >= 0:
+            sb = self.sid[y0:y1, x0:x1]
+            m |= (cov < 1) & (sb == solid)
+        m &= cov > 0
+        own = m & (cov >= 0.5)
+        if solid >= 0:
+            np.copyto(sb, np.int32(solid), where=own)  # the face owns the pixel centre: depth and id
+        np.copyto(zb, iz, where=own)
         if f.obj:
-            np.copyto(self.ids[y0:y1, x0:x1], np.int16(f.obj), where=m)
+            np.copyto(self.ids[y0:y1, x0:x1], np.int16(f.obj), where=own)
         dst = self.img[y0:y1, x0:x1]
+        full = m & (cov >= 1.0)
+        part = np.nonzero(m & (cov < 1.0))
         if tex is not None:
             H = self.KR @ f.tex_frame
             H[:, 2] += self.Kt
             T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
-            warped = cv2.warpPerspective(
+            src = cv2.warpPerspective(
                 tex, T @ H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
             )
-            np.copyto(dst, warped, where=m[..., None])
+            np.copyto(dst, src, where=full[..., None])
+            sp = src[part]
         else:
-            np.copyto(dst, colour.astype(np.float32), where=m[..., None])
+            col = colour.astype(np.float32)
+            np.copyto(dst, col, where=full[..., None])
+            sp = col[None, :]
+        al = cov[part][:, None]
+        dst[part] = dst[part] * (1 - al) + sp * al
+
+
+def _coverage(uv: np.ndarray, w: int, h: int, inner: np.ndarray | None) -> np.ndarray | None:
+    """Pixel coverage (h, w) float32 of the convex polygon ``uv`` (pixel centres at integers):
+    min over edges of (0.5 + signed distance inside), clipped to 0..1; edges flagged in ``inner``
+    are pushed half a pixel out and kept hard."""
+    k = len(uv)
+    cen = uv.mean(axis=0)
+    xs = np.arange(w, dtype=np.float32)
+    ys = np.arange(h, dtype=np.float32)
+    cov = None
+    for i in range(k):
+        p, q = uv[i], uv[(i + 1) % k]
+        e = q - p
+        ln = float(np.hypot(*e))
+        if ln < 1e-6:
+            continue
+        nx, ny = -e[1] / ln, e[0] / ln
+        if nx * (cen[0] - p[0]) + ny * (cen[1] - p[1]) < 0:
+            nx, ny = -nx, -ny
+        off = 0.5 - (nx * p[0] + ny * p[1])
+        if inner is not None and inner[i]:
+            # a hard step at a quarter pixel outside the edge (scaled up: the clip makes it binary)
+            off -= 0.25
+            dd = ((xs * np.float32(nx))[None, :] + (ys * np.float32(ny) + np.float32(off))[:, None]) * 1e6
+        else:
+            dd = (xs * np.float32(nx))[None, :] + (ys * np.float32(ny) + np.float32(off))[:, None]
+        cov = dd if cov is None else np.minimum(cov, dd, out=cov)
+    if cov is None:
+        return None
+    return np.clip(cov, 0.0, 1.0, out=cov)
+
+
+def inner_edges(solid: Solid, cam_pos: np.ndarray) -> list[np.ndarray | None]:
+    """Per face of ``solid``, flags of its edges shared with a later face of the solid that faces
+    the camera (the later face blends over this one there)."""
+    front = [float(f.normal @ (cam_pos - f.verts[0])) > 1e-9 for f in solid.faces]
+    keys: dict[tuple, list[int]] = {}
+    fk = []
+    for fi, f in enumerate(solid.faces):
+        r = np.round(f.verts, 3)
+        ks = []
+        for i in range(len(r)):
+            a, b = tuple(r[i]), tuple(r[(i + 1) % len(r)])
+            key = (a, b) if a <= b else (b, a)
+            ks.append(key)
+            keys.setdefault(key, []).append(fi)
+        fk.append(ks)
+    out: list[np.ndarray | None] = []
+    for fi, ks in enumerate(fk):
+        fl = np.array([any(front[o] for o in keys[k] if o > fi) for k in ks])
+        out.append(fl if fl.any() else None)
+    return out
 
 
 def _hull_data(solids: list[Solid]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -224,10 +305,23 @@ def render(solids: list[Solid], cam: Camera, light: Lighting, background: Solid 
         frame.draw_background(f, f.tex * fac[..., None])
     bounds = _hull_data(solids)
     tiles = [(s, i) for i, s in enumerate(solids) if s.is_tile]
-    flat_faces: list[Face] = []
-    owners: list[int] = []
-    for i, s in enumerate(solids):
-        for f in s.faces:
+    # far to near (the board first), so that anti-aliased rims blend over what lies behind them
+    dist = [float(np.linalg.norm(s.hull.mean(axis=0) - frame.pos)) for s in solids]
+    order = sorted(range(len(solids)), key=lambda i: (solids[i].casts, -dist[i]))
+    flat = [(i, f) for i in order for f in solids[i].faces if f.tex is None]
+    flat_shade = {}
+    if flat:
+        cents = np.array([f.verts.mean(axis=0) for _, f in flat])
+        lit, ao = point_light_tests(cents, light, tiles, np.array([i for i, _ in flat]))
+        for (_, f), li, a in zip(flat, lit, ao, strict=True):
+            c = f.colour * light.shade(f.normal, li, a)
+            if f.gloss:
+                c = c + f.gloss * 0.15 * max(0.0, float(f.normal @ light.direction)) ** 8
+            flat_shade[id(f)] = c
+    for i in order:
+        s = solids[i]
+        inner = inner_edges(s, frame.pos)
+        for f, fl in zip(s.faces, inner, strict=True):
             if f.tex is not None:
                 tex = f.tex
                 if f.receiver:
@@ -236,16 +330,7 @@ def render(solids: list[Solid], cam: Camera, light: Lighting, background: Solid 
                 else:
                     lit, ao = point_light_tests(f.verts.mean(axis=0)[None], light, tiles, np.array([i]))
                     tex = tex * np.float32(light.shade(f.normal, lit[0], ao[0]))
-                frame.draw(f, None, tex)
+                frame.draw(f, None, tex, fl, i)
             else:
-                flat_faces.append(f)
-                owners.append(i)
-    if flat_faces:
-        cents = np.array([f.verts.mean(axis=0) for f in flat_faces])
-        lit, ao = point_light_tests(cents, light, tiles, np.array(owners))
-        for f, li, a in zip(flat_faces, lit, ao, strict=True):
-            c = f.colour * light.shade(f.normal, li, a)
-            if f.gloss:
-                c = c + f.gloss * 0.15 * max(0.0, float(f.normal @ light.direction)) ** 8
-            frame.draw(f, c)
+                frame.draw(f, flat_shade[id(f)], None, fl, i)
     return frame
