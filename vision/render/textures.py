@@ -127,24 +127,24 @@ def draw_icon(cv: _Canvas, kind: str, cx: float, cy: float, box: float, colour: 
         q = _rot([(x * s, y * s)], quarter)[0]
         cv.disc(cx + q[0], cy + q[1], d * s, colour)
 
-    if kind == "statue":
-        disc(0, -4.6, 3.5)
-        poly([(-1.4, -2.6), (1.4, -2.6), (2.6, 3.6), (-2.6, 3.6)])
-        poly([(-4.5, 4.2), (4.5, 4.2), (4.5, 6.2), (-4.5, 6.2)])
-    elif kind == "fountain":
-        t = np.radians(np.linspace(0, 180, 19))
-        poly(np.column_stack([6 * np.cos(t), 1 + 4.5 * np.sin(t)]))
-        poly([(-0.6, 1), (0.6, 1), (0.6, -6.5), (-0.6, -6.5)])
+    if kind == "statue":  # a standing figure: head, trapezoid body, pedestal bar
+        disc(0, -4.9, 3.5)
+        poly([(-1.3, -2.9), (1.3, -2.9), (2.4, 3.4), (-2.4, 3.4)])
+        poly([(-4.4, 4.1), (4.4, 4.1), (4.4, 6.3), (-4.4, 6.3)])
+    elif kind == "fountain":  # a bowl, a vertical jet and two arcs falling from its top
+        t = np.radians(np.linspace(0, 180, 25))
+        poly(np.column_stack([6.2 * np.cos(t), 1.2 + 4.8 * np.sin(t)]))
+        poly([(-0.7, 1.4), (0.7, 1.4), (0.7, -6.4), (-0.7, -6.4)])
+        k = np.linspace(0, 1, 12)
         for sg in (-1, 1):
-            a = np.radians(np.linspace(180, 300, 10))
-            line(np.column_stack([sg * (2.8 + 2.8 * np.cos(a)), -3.5 + 3.2 * -np.sin(a)]), 1.0)
-    elif kind == "bridge":
-        poly([(-7, -3.2), (7, -3.2), (7, -1.6), (-7, -1.6)])
-        t = np.radians(np.linspace(180, 360, 19))
-        outer = np.column_stack([6.2 * np.cos(t), 5.5 + 6.5 * np.sin(t)])
-        inner = np.column_stack([3.6 * np.cos(t[::-1]), 5.5 + 4.0 * np.sin(t[::-1])])
+            line(np.column_stack([sg * (1.2 + 3.4 * k), -5.6 - 0.8 * k + 4.6 * k**2]), 1.0)
+    elif kind == "bridge":  # a thick arch under a flat deck line
+        poly([(-7, -5.0), (7, -5.0), (7, -3.0), (-7, -3.0)])
+        t = np.radians(np.linspace(180, 360, 25))
+        outer = np.column_stack([6.0 * np.cos(t), 5.6 + 8.6 * np.sin(t)])
+        inner = np.column_stack([3.2 * np.cos(t[::-1]), 5.6 + 5.4 * np.sin(t[::-1])])
         poly(np.vstack([outer, inner]))
-    elif kind == "stairs":
+    elif kind == "stairs":  # three steps rising left to right
         poly([(-7, 6), (-7, 2), (-2.4, 2), (-2.4, -2), (2.4, -2), (2.4, -6), (7, -6), (7, 6)])
 
 
