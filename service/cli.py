@@ -25,7 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-out = Console()
+out = Console(soft_wrap=True)
 err = Console(stderr=True)
 
 EXIT_BAD_INPUT = 2

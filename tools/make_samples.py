@@ -150,7 +150,8 @@ def contact_sheet(paths: list[Path], out: Path, cols: int = 4, cell: int = 480) 
         canvas[y0 : y0 + h, x0 : x0 + w] = img[:h, :w]
         (tw, th), _ = cv2.getTextSize(p.stem, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 1)
         cv2.rectangle(canvas, (0, 0), (tw + 12, th + 14), (30, 30, 30), -1)
-        cv2.putText(canvas, p.stem, (6, th + 7), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+        white = (255, 255, 255)
+        cv2.putText(canvas, p.stem, (6, th + 7), cv2.FONT_HERSHEY_SIMPLEX, 0.6, white, 1, cv2.LINE_AA)
         tiles.append(cv2.copyMakeBorder(canvas, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=(255, 255, 255)))
     while len(tiles) % cols:
         tiles.append(np.full_like(tiles[0], 255))

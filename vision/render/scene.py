@@ -33,6 +33,9 @@ class Scene:
     solids: list[Solid]
     objects: list[PieceTruth] = field(default_factory=list)  #: object id = index + 1
     board_flower: str = "white"
+    #: the garden as the photo shows it: the board flower and every tile's symbols filled in where
+    #: the input left them unknown (the truth file records this one)
+    shown: Garden | None = None
 
     def new_obj(self, kind: str, info: dict[str, Any], **kw: Any) -> int:
         self.objects.append(PieceTruth(kind, info, **kw))
@@ -112,12 +115,14 @@ def build_scene(
     _add_board(scene, profile, flower, ppm, rng, board_tex)
     lh = profile.level_height
     tile_pose: dict[tuple[int, int, int], Pose] = {}
+    shown_symbols: dict[tuple[int, int, int], Any] = {}
     for t in sorted(garden.tiles, key=lambda t: t.key):
         dx, dy, turn = _jitter(rng, profile.tile.placement_offset, profile.tile.placement_turn_deg)
         cx, cy = profile.block_centre(t.row, t.col)
         pose = Pose.at(cx + dx, cy + dy, profile.tile_top_z(t.level), turn)
         tile_pose[t.key] = pose
         symbols = t.symbols if t.symbols is not None else plausible_symbols(rng, garden, t)
+        shown_symbols[t.key] = symbols
         material = tile_material(t.model_copy(update={"symbols": symbols}), flower, rng)
         quarter = int(rng.integers(4))
         tex = tile_top(profile, t.flower, symbols, ppm, rng, quarter)
@@ -155,6 +160,10 @@ def build_scene(
         _add_decoration(scene, profile, d, rng)
     for item in clutter:
         _add_clutter(scene, profile, item, ppm, rng)
+    scene.shown = garden.model_copy(update={
+        "board_flower": flower,
+        "tiles": tuple(t.model_copy(update={"symbols": shown_symbols[t.key]}) for t in garden.tiles),
+    })
     return scene
 
 

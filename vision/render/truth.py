@@ -74,9 +74,10 @@ def build_truth(
                     "visible_in_photo": bool(counts[k] >= VISIBLE_MIN_PX),
                 }
             )
-    score = _score(garden)
+    shown = scene.shown or garden
+    score = _score(shown)
     return {
-        "garden": garden.to_dict() | {"board_flower": scene.board_flower},
+        "garden": shown.to_dict(),
         "score": score,
         "seed": seed,
         "camera": cam.to_dict() | {"board_corners_px": board_corners_px(cam, profile)},
