@@ -23,7 +23,7 @@ from vision.render.textures import board_top
 from vision.render.truth import build_truth
 
 _BOARD_CACHE: dict[tuple[str, str, float], np.ndarray] = {}
-MAX_TABLE_TEXELS = 2200  #: long side of the table texture (the table is the softest part of a photo; cost)
+MAX_TABLE_TEXELS = 6000  #: cap on the long side of the table's extent in texels (across the grain)
 
 
 @dataclass
@@ -65,34 +65,24 @@ def _table_extent(cam: Camera, z: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _table_solid(cond: Any, rcam: Camera, profile: Profile) -> Solid:
+    """The table: one horizontal receiver face textured on the table's own (turned, for wood
+    anisotropic) grid, at the board's texel density where the cap allows."""
+    from vision.render import table
+
     z = -profile.board.thickness
     lo, hi = _table_extent(rcam, z)
     mm_per_px = max(1.0 / texture_ppm(rcam, profile), float((hi - lo).max()) / MAX_TABLE_TEXELS)
-    tex, origin = _table_texture(cond.table, mm_per_px, lo, hi)
+    tex, fr = table.table_texture_uv(
+        cond.table, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), mm_per_px
+    )
+    tex = np.ascontiguousarray(tex, np.float32)
     h, w = tex.shape[:2]
-    ox, oy = origin
-    poly = np.array(
-        [
-            [ox, oy, z],
-            [ox + w * mm_per_px, oy, z],
-            [ox + w * mm_per_px, oy + h * mm_per_px, z],
-            [ox, oy + h * mm_per_px, z],
-        ]
-    )
-    frame_m = np.array(
-        [[mm_per_px, 0, ox + 0.5 * mm_per_px], [0, mm_per_px, oy + 0.5 * mm_per_px], [0, 0, z]]
-    )
+    # texel centres (col, row) -> fr @ (col, row, 1); the face's corners are the texels' outer corners
+    cr = np.array([[-0.5, -0.5, 1], [w - 0.5, -0.5, 1], [w - 0.5, h - 0.5, 1], [-0.5, h - 0.5, 1]])
+    poly = np.column_stack([cr @ fr.T, np.full(4, z)])
+    frame_m = np.array([[fr[0, 0], fr[0, 1], fr[0, 2]], [fr[1, 0], fr[1, 1], fr[1, 2]], [0, 0, z]])
     face = Face(poly, tex=tex, tex_frame=frame_m, receiver=True, normal=np.array([0, 0, 1.0]))
     return Solid([face], poly, casts=False)
-
-
-def _table_texture(spec: Any, mm_per_px: float, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, tuple]:
-    """The procedural table (:mod:`vision.render.table`) over [lo, hi]; texel (r, c) shows the point
-    lo + (c + 0.5, r + 0.5) mm_per_px."""
-    from vision.render import table
-
-    tex = table.table_texture(spec, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), mm_per_px)
-    return np.ascontiguousarray(tex, np.float32), (float(lo[0]), float(lo[1]))
 
 
 def render_linear(

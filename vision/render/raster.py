@@ -301,7 +301,7 @@ def render(solids: list[Solid], cam: Camera, light: Lighting, background: Solid 
     frame = Frame(cam)
     if background is not None:
         f = background.faces[0]
-        fac = receiver_shading(f, -1, solids, light, _hull_data(solids), [], scale=4)
+        fac = receiver_shading(f, -1, solids, light, _hull_data(solids), [], scale=2)
         frame.draw_background(f, f.tex * fac[..., None])
     bounds = _hull_data(solids)
     tiles = [(s, i) for i, s in enumerate(solids) if s.is_tile]

@@ -34,28 +34,42 @@ def _hash01(i: np.ndarray, j: np.ndarray, seed: int) -> np.ndarray:
 
 
 class _Grid:
-    """The pixel grid of a texture: pixel (row, col) centre at (x0 + (col + 0.5) s, y0 + (row + 0.5) s)."""
+    """The pixel grid of a texture, possibly turned and anisotropic: pixel (row, col) centre at
+    (u, v) = (x0 + (col + 0.5) sx, y0 + (row + 0.5) sy) in the frame turned by ``angle_deg`` from
+    the board frame (u = c x + s y, v = -s x + c y)."""
 
-    def __init__(self, extent: Extent, mm_per_px: float) -> None:
+    def __init__(
+        self, extent: Extent, mm_per_px: float, sy: float | None = None, angle_deg: float = 0.0
+    ) -> None:
         x0, y0, x1, y1 = extent
         self.x0, self.y0, self.s = float(x0), float(y0), float(mm_per_px)
-        self.w = max(1, math.ceil((x1 - x0) / mm_per_px))
-        self.h = max(1, math.ceil((y1 - y0) / mm_per_px))
+        self.sx, self.sy = self.s, float(sy if sy is not None else mm_per_px)
+        self.angle = float(angle_deg)
+        self.w = max(1, math.ceil((x1 - x0) / self.sx - 1e-9))
+        self.h = max(1, math.ceil((y1 - y0) / self.sy - 1e-9))
+
+    def to_xy(self) -> np.ndarray:
+        """(2, 3): (col, row, 1) -> board xy of the pixel centre."""
+        c, s = math.cos(math.radians(self.angle)), math.sin(math.radians(self.angle))
+        rt = np.array([[c, -s], [s, c]])
+        uv = np.array([[self.sx, 0, self.x0 + 0.5 * self.sx], [0, self.sy, self.y0 + 0.5 * self.sy]])
+        return rt @ uv
+
+    def _affine(self, angle_deg: float) -> np.ndarray:
+        c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+        return np.array([[c, s], [-s, c]]) @ self.to_xy()
 
     def rotated(self, angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
         """(u, v) maps (H, W) float32: u along the direction ``angle_deg``, v across it."""
-        c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
-        x = (self.x0 + (np.arange(self.w, dtype=np.float32) + 0.5) * self.s)[None, :]
-        y = (self.y0 + (np.arange(self.h, dtype=np.float32) + 0.5) * self.s)[:, None]
-        return (np.float32(c) * x + np.float32(s) * y), (np.float32(-s) * x + np.float32(c) * y)
+        m = self._affine(angle_deg).astype(np.float32)
+        cols = np.arange(self.w, dtype=np.float32)[None, :]
+        rows = np.arange(self.h, dtype=np.float32)[:, None]
+        return (m[0, 0] * cols + (m[0, 1] * rows + m[0, 2]), m[1, 0] * cols + (m[1, 1] * rows + m[1, 2]))
 
     def noise(self, seed: int, cell_u: float, cell_v: float, angle_deg: float = 0.0) -> np.ndarray:
         """Smooth value noise in [-1, 1] (H, W) float32 on a lattice of cell_u x cell_v mm, its u axis
         along ``angle_deg``."""
-        c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
-        ax, ay = self.x0 + 0.5 * self.s, self.y0 + 0.5 * self.s
-        m = np.array([[c * self.s / cell_u, s * self.s / cell_u, (c * ax + s * ay) / cell_u],
-                      [-s * self.s / cell_v, c * self.s / cell_v, (-s * ax + c * ay) / cell_v]])
+        m = np.diag([1 / cell_u, 1 / cell_v]) @ self._affine(angle_deg)
         corners = m @ np.array([[0, self.w, 0, self.w], [0, 0, self.h, self.h], [1, 1, 1, 1]], float)
         lo = np.floor(corners.min(axis=1)).astype(int) - 2
         hi = np.ceil(corners.max(axis=1)).astype(int) + 3
@@ -104,14 +118,16 @@ def _per_band(w: np.ndarray, period: float, seed: int, n: int) -> list[np.ndarra
 
 def _wood(spec: TableSpec, g: _Grid) -> np.ndarray:
     a, b, sd, rot, tex = _lin(spec.colour_a), _lin(spec.colour_b), spec.seed, spec.rotation_deg, spec.texture
-    u, v = g.rotated(rot)
+    u, v = g.rotated(rot)  # on the plank-aligned grid: u varies along columns only, v along rows
+    if g.angle == rot:  # per-plank values and seams are functions of the row only
+        u, v = np.ascontiguousarray(u[:1]), np.ascontiguousarray(v[:, :1])
     pw = max(spec.plank_mm, 30.0)
     p_tone, p_phase, p_joint = _per_band(v, pw, sd, 3)
     # growth rings: stripes across the plank, displaced by a slow noise so they wander and flame
     ring = g.noise(sd + 11, 160.0, 30.0, rot) * np.float32(7.0)
     ring += g.noise(sd + 12, 60.0, 8.0, rot) * np.float32(1.5)
     ring += v + p_phase * np.float32(97.0)
-    ring /= np.float32(5.0) + np.float32(4.0) * p_phase
+    ring *= np.float32(1.0) / (np.float32(5.0) + np.float32(4.0) * p_phase)
     late = np.cos(ring * np.float32(2 * np.pi))
     late = (late + 1) * np.float32(0.5)
     late *= late
@@ -121,11 +137,10 @@ def _wood(spec: TableSpec, g: _Grid) -> np.ndarray:
     t += _ramp(g.noise(sd + 14, 220.0, 10.0, rot), 0.35, 0.9) * np.float32(0.35 * tex)  # streaks
     t += (p_tone - np.float32(0.5)) * np.float32(0.35) + np.float32(0.25)
     # plank seams (along u) and staggered butt joints (across)
-    soft = max(g.s, 0.4)
-    seam = _line(v - np.round(v / np.float32(pw)) * np.float32(pw), 0.8, soft)
+    seam = _line(v - np.round(v / np.float32(pw)) * np.float32(pw), 0.8, max(g.sy, 0.4))
     length = np.float32(900.0)
     ju = u + p_joint * length
-    joint = _line(ju - np.round(ju / length) * length, 0.8, soft)
+    joint = _line(ju - np.round(ju / length) * length, 0.8, max(g.sx, 0.4))
     shade = 1.0 - np.float32(0.65) * np.maximum(seam, joint)
     shade += np.float32(0.05) * g.noise(sd + 15, 400.0, 400.0)
     return _shade_mix(a, b, t, shade)
@@ -135,18 +150,20 @@ def _cloth(spec: TableSpec, g: _Grid) -> np.ndarray:
     a, b, sd, rot, tex = _lin(spec.colour_a), _lin(spec.colour_b), spec.seed, spec.rotation_deg, spec.texture
     if spec.check_mm > 0:
         u, v = g.rotated(rot)
+        if g.angle == rot:  # checks: one function of the column plus one of the row
+            u, v = np.ascontiguousarray(u[:1]), np.ascontiguousarray(v[:, :1])
         p = 2 * spec.check_mm
         soft = max(g.s, 0.5)
 
         def band(w: np.ndarray) -> np.ndarray:
             return _line(w - np.floor(w / p) * p - spec.check_mm / 2, spec.check_mm, soft)
 
-        t = 0.5 * (band(u) + band(v))
+        t = np.float32(0.5) * band(u) + np.float32(0.5) * band(v)
     else:
         t = np.zeros((g.h, g.w), np.float32)
     weave = 0.5 * (g.noise(sd + 21, 6.0, 0.8, rot) + g.noise(sd + 22, 0.8, 6.0, rot))
     fuzz = g.noise(sd + 23, 2.5, 2.5)
-    folds = g.noise(sd + 24, 240.0, 50.0, rot + 30) + 0.6 * g.noise(sd + 25, 110.0, 110.0)
+    folds = g.noise(sd + 24, 240.0, 50.0, rot + 30)
     shade = 1.0 + tex * (0.06 * weave + 0.04 * fuzz) + 0.05 * folds
     return _shade_mix(a, b, t, shade)
 
@@ -163,13 +180,49 @@ def _plain(spec: TableSpec, g: _Grid) -> np.ndarray:
 _KINDS = {"wood": _wood, "cloth": _cloth, "plain": _plain}
 
 
+_ALONG = {"wood": 8.0, "cloth": 1.0, "plain": 1.0}  #: texel length along u / across (wood: grain)
+MAX_TEXELS = 5.0e6  #: cap on the table grid's texel count (cost)
+_FINEST = {"wood": 0.25, "cloth": 0.45, "plain": 0.5}  #: mm: the finest texel the pattern needs
+
+
+def table_texture_uv(spec: TableSpec, extent_mm: Extent, mm_per_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """The table over (at least) ``extent_mm`` on its own grid: turned with the planks / weave and,
+    for wood, ``_ALONG`` times coarser along the grain than across it (the grain barely changes
+    along a plank). Returns (linear RGB float32 (H, W, 3), frame (2, 3)): texel (col, row) centre at
+    board xy = frame @ (col, row, 1). The grid is snapped to multiples of its steps, so two extents
+    sample the same points where they overlap."""
+    if spec.kind not in _KINDS:
+        raise ValueError(f"unknown table kind {spec.kind!r}")
+    rot = spec.rotation_deg if spec.kind != "plain" else 0.0
+    sv = max(float(mm_per_px), _FINEST[spec.kind])
+    su = sv * _ALONG[spec.kind]
+    x0, y0, x1, y1 = extent_mm
+    c, s = math.cos(math.radians(rot)), math.sin(math.radians(rot))
+    xs, ys = np.array([x0, x1, x0, x1]), np.array([y0, y0, y1, y1])
+    us, vs = c * xs + s * ys, -s * xs + c * ys
+    n = float(np.ptp(us) * np.ptp(vs)) / (su * sv)
+    if n > MAX_TEXELS:  # the cost cap: coarser texels over a very large table extent
+        k = math.sqrt(n / MAX_TEXELS)
+        su, sv = su * k, sv * k
+    u0 = (math.floor(us.min() / su) - 2) * su
+    v0 = (math.floor(vs.min() / sv) - 2) * sv
+    u1 = (math.ceil(us.max() / su) + 2) * su
+    v1 = (math.ceil(vs.max() / sv) + 2) * sv
+    g = _Grid((u0, v0, u1, v1), su, sv, rot)
+    tex = _KINDS[spec.kind](spec, g)
+    return np.clip(tex, 0.0, 1.0, out=tex), g.to_xy()
+
+
 def table_texture(spec: TableSpec, extent_mm: Extent, mm_per_px: float) -> np.ndarray:
     """Linear RGB float32 (H, W, 3) of the table over ``extent_mm`` = (x0, y0, x1, y1) in the board
     plane: pixel (row, col) shows the point (x0 + (col + 0.5) mm_per_px, y0 + (row + 0.5) mm_per_px);
-    W = ceil((x1 - x0) / mm_per_px), H likewise."""
+    W = ceil((x1 - x0) / mm_per_px), H likewise. (Resampled from :func:`table_texture_uv`.)"""
     if isinstance(extent_mm, (int, float)):  # tolerate (spec, mm_per_px, extent)
         extent_mm, mm_per_px = mm_per_px, extent_mm  # type: ignore[assignment]
-    if spec.kind not in _KINDS:
-        raise ValueError(f"unknown table kind {spec.kind!r}")
-    tex = _KINDS[spec.kind](spec, _Grid(extent_mm, float(mm_per_px)))
-    return np.clip(tex, 0.0, 1.0, out=tex)
+    tex, frame = table_texture_uv(spec, extent_mm, float(mm_per_px))
+    dst = _Grid(extent_mm, float(mm_per_px))
+    f3 = np.vstack([frame, [0, 0, 1]])
+    m = (np.linalg.inv(f3) @ np.vstack([dst.to_xy(), [0, 0, 1]]))[:2]
+    out = cv2.warpAffine(tex, m, (dst.w, dst.h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                         borderMode=cv2.BORDER_REPLICATE)
+    return np.clip(out, 0.0, 1.0, out=out)
