@@ -147,7 +147,7 @@ def prism(
 
 
 def dome(
-    pose: Pose, d: float, z0: float, colour, n: int = 16, stacks: int = 5, full: bool = False, obj: int = 0
+    pose: Pose, d: float, z0: float, colour, n: int = 24, stacks: int = 7, full: bool = False, obj: int = 0
 ) -> Solid:
     """A hemisphere (or a sphere with ``full``) of diameter d whose equator is at z0 (sphere: centre)."""
     lat = np.linspace(-np.pi / 2 if full else 0, np.pi / 2, stacks + 1)

@@ -51,7 +51,7 @@ def tile(
     return solid.finish()
 
 
-def pillar(profile: Profile, pose: Pose, double: bool, obj: int = 0, n: int = 16) -> Solid:
+def pillar(profile: Profile, pose: Pose, double: bool, obj: int = 0, n: int = 28) -> Solid:
     p = profile.pillar
     h = p.double_height if double else p.single_height
     bands = [(p.groove[0], p.groove[1], linear(p.groove_colour))] if double else None
@@ -75,15 +75,15 @@ def statue(profile: Profile, pose: Pose, obj: int = 0) -> list[Solid]:
     w0, w1 = d.statue_body
     top = d.statue_height - d.statue_head * 0.9
     return [
-        prism(pose, circle(bd, 18), 0.0, bh, c * 0.9, c, obj=obj),
-        loft(pose, [(circle(w0, 12), bh), (circle(w1, 12), top)], c, c, obj=obj),
+        prism(pose, circle(bd, 24), 0.0, bh, c * 0.9, c, obj=obj),
+        loft(pose, [(circle(w0, 20), bh), (circle(w1, 20), top)], c, c, obj=obj),
         dome(
             Pose(pose.R, pose.apply([0, 0, d.statue_height - d.statue_head / 2])),
             d.statue_head,
             0.0,
             c,
-            n=12,
-            stacks=3,
+            n=18,
+            stacks=6,
             full=True,
             obj=obj,
         ),
