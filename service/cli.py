@@ -132,13 +132,14 @@ def _size_overrides(size: str | None) -> dict:
     return {"size": (w, h)}
 
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".heic", ".png", ".webp")
+FORMATS = ("jpg", "jpeg", "heic", "png", "webp")
 
 
 @app.command("render")
 def render_cmd(
     garden_file: Annotated[Path, typer.Argument(help="a babylon-garden/1 JSON file")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="photo to write (.jpg, .png, .webp)")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="photo to write (.jpg .heic .png .webp)")],
     seed: Annotated[int, typer.Option(help="seed of the photo conditions (camera, light, table...)")] = 0,
     size: Annotated[str | None, typer.Option(help="image size WIDTHxHEIGHT (default: drawn)")] = None,
 ) -> None:
@@ -169,7 +170,9 @@ def synth_cmd(
     out_dir: Annotated[Path, typer.Option("--out", help="folder for the photos and their truth")],
     seed: Annotated[int, typer.Option(min=0, help="first seed: photo k is garden k, conditions k")] = 0,
     size: Annotated[str | None, typer.Option(help="image size WIDTHxHEIGHT (default: drawn)")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="jpg, png or webp")] = "jpg",
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="jpg, heic, png or webp (default: drawn per photo)")
+    ] = None,
     overwrite: Annotated[bool, typer.Option(help="render again photos that already exist")] = False,
 ) -> None:
     """Generate legal gardens and render them; resumes where an interrupted run stopped."""
@@ -177,8 +180,8 @@ def synth_cmd(
 
     from vision.render.synth import synth_batch
 
-    if fmt not in ("jpg", "png", "webp"):
-        raise fail(f"--format: expected jpg, png or webp, got {fmt!r}")
+    if fmt is not None and fmt.lower() not in FORMATS:
+        raise fail(f"--format: expected jpg, heic, png or webp, got {fmt!r}")
     if out_dir.exists() and not out_dir.is_dir():
         raise fail(f"{out_dir}: exists and is not a folder")
     made = skipped = 0

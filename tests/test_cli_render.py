@@ -33,14 +33,15 @@ def test_render_writes_photo_and_truth(tmp_path):
 
 def test_synth_makes_reproducible_resumable_batches(tmp_path):
     out = tmp_path / "batch"
-    r = babylon("synth", "2", "--out", str(out), "--seed", "7", "--size", "320x240")
+    args = ("synth", "2", "--out", str(out), "--seed", "7", "--size", "320x240", "--format", "jpg")
+    r = babylon(*args)
     assert r.returncode == 0, r.stderr
     images = sorted(out.glob("*.jpg"))
     assert [p.stem for p in images] == ["synth_00000007", "synth_00000008"]
     assert load(images[0].with_suffix(".json")) == generate_garden(7)
     first = images[0].read_bytes()
-    images[1].unlink()  # an interrupted run: the second photo is missing
-    r = babylon("synth", "2", "--out", str(out), "--seed", "7", "--size", "320x240")
+    images[1].with_suffix(".json").unlink()  # an interrupted run: the second truth is missing
+    r = babylon(*args)
     assert "1 photo(s)" in r.stdout and "1 already there" in r.stdout
     assert images[0].read_bytes() == first and images[1].exists()
 
@@ -52,3 +53,16 @@ def test_render_rejects_bad_arguments_with_exit_2(tmp_path):
         r = babylon("render", str(tmp_path / "g.json"), *args)
         assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.startswith("error:")
     assert list(tmp_path.iterdir()) == [tmp_path / "g.json"]  # nothing half-written
+
+
+def test_synth_writes_the_format_drawn_with_each_photo(tmp_path):
+    from vision.render.conditions import sample_conditions
+
+    r = babylon("synth", "3", "--out", str(tmp_path), "--seed", "20", "--size", "320x240")
+    assert r.returncode == 0, r.stderr
+    for seed in (20, 21, 22):
+        cond = sample_conditions(seed)
+        suffix = {"jpeg": ".jpg", "heic": ".heic", "png": ".png", "webp": ".webp"}[cond.image_format]
+        truth = json.loads((tmp_path / f"synth_{seed:08d}.json").read_text())
+        assert (tmp_path / f"synth_{seed:08d}{suffix}").exists()
+        assert truth["photo"]["image_format"] == cond.image_format

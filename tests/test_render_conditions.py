@@ -50,7 +50,9 @@ def test_ranges(many: list[PhotoConditions]) -> None:
         assert 2800 <= c.white_balance_kelvin <= 6500 and -1 <= c.exposure_ev <= 1
         assert 0 <= c.vignette <= 0.3 and 0 <= c.noise_sigma <= 4
         assert 0 <= c.blur_sigma <= 1.2 and 0 <= c.motion_px <= 5 and 70 <= c.jpeg_quality <= 95
-        assert c.table.kind in ("wood", "cloth", "plain") and c.image_format in ("jpeg", "png", "webp")
+        assert c.table.kind in ("wood", "cloth", "plain")
+        assert c.image_format in ("jpeg", "heic", "png", "webp")
+        assert c.exif_orientation in (1, 3, 6, 8)
         assert len(c.clutter) <= 8
         assert board_in_frame(cam)
         json.dumps(c.to_dict())

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from vision.render.conditions import render_camera, sample_conditions
-from vision.render.post import encode_photo, finish_linear, finish_photo, white_balance_gain
+from vision.render.post import finish_linear, finish_photo, white_balance_gain
 
 NEUTRAL = dict(noise_sigma=0.0, blur_sigma=0.0, motion_px=0.0, vignette=0.0, exposure_ev=0.0,
                light={"kelvin": 5000.0}, white_balance_kelvin=5000.0)
@@ -84,18 +83,3 @@ def test_same_seed_same_pixels() -> None:
     assert np.array_equal(a, b)
     other = finish_photo(img, sample_conditions(12, camera=c.camera, noise_sigma=4.0))
     assert not np.array_equal(a, other)
-
-
-@pytest.mark.parametrize("fmt", ["jpeg", ".jpg", "photo.png", "webp"])
-def test_encode_round_trip(fmt: str) -> None:
-    img = np.random.default_rng(2).integers(0, 256, (90, 160, 3), dtype=np.uint8)
-    data = encode_photo(img, fmt, 80)
-    back = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    assert back.shape == img.shape
-    if fmt.endswith("png"):
-        assert np.array_equal(back, img)
-
-
-def test_encode_rejects_unknown() -> None:
-    with pytest.raises(ValueError):
-        encode_photo(np.zeros((4, 4, 3), np.uint8), "tiff", 90)

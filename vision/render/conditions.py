@@ -98,7 +98,8 @@ class PhotoConditions:
     jpeg_quality: int  #: 70..95
     table: TableSpec
     clutter: tuple[ClutterItem, ...] = ()
-    image_format: str = "jpeg"  #: "jpeg" | "png" | "webp"
+    image_format: str = "jpeg"  #: "jpeg" | "heic" | "png" | "webp"
+    exif_orientation: int = 1  #: 1 upright; 3, 6, 8: stored turned, the EXIF tag says how to show it
     hfov_deg: float = 70.0  #: field of view across the image's long side
     height_mm: float = 500.0  #: camera centre above the board surface
     tilt_deg: float = 0.0  #: optical axis from vertical
@@ -265,7 +266,8 @@ def _sample_post(rng: np.random.Generator, light_kelvin: float) -> dict[str, Any
         motion_px=motion if blur_kind == 2 else 0.0,
         motion_angle_deg=motion_angle,
         jpeg_quality=int(rng.integers(70, 96)),
-        image_format=str(rng.choice(["jpeg", "png", "webp"], p=[0.7, 0.15, 0.15])),
+        image_format=str(rng.choice(["jpeg", "heic", "png", "webp"], p=[0.6, 0.15, 0.1, 0.15])),
+        exif_orientation=int(rng.choice([1, 6, 8, 3], p=[0.7, 0.15, 0.1, 0.05])),
     )
 
 

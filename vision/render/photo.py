@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from scoring.garden import Garden
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
 from vision.render import conditions as cnd
+from vision.render.encode import encode_photo, photo_format
 from vision.render.mesh import Face, Solid
 from vision.render.raster import Lighting, render
 from vision.render.scene import build_scene
@@ -136,21 +136,19 @@ def render_photo(
 
 
 def save_photo(photo: RenderedPhoto, path: str | Path) -> Path:
-    """Write the photo (format from the suffix, JPEG at the conditions' quality) and its truth
-    beside it (``x.jpg`` -> ``x.json``), each atomically: a temporary name, then renamed."""
+    """Write the photo (format from the suffix: .jpg, .heic, .png, .webp) at the conditions'
+    quality and EXIF orientation, and its truth beside it (``x.jpg`` -> ``x.json``), each
+    atomically: a temporary name, then renamed. The truth's camera and pixel positions refer to
+    the upright photo, as a viewer honouring the EXIF orientation shows it."""
     path = Path(path)
-    suffix = path.suffix.lower()
-    quality = int(getattr(photo.conditions, "jpeg_quality", 90))
-    params = {
-        ".jpg": [cv2.IMWRITE_JPEG_QUALITY, quality],
-        ".jpeg": [cv2.IMWRITE_JPEG_QUALITY, quality],
-        ".webp": [cv2.IMWRITE_WEBP_QUALITY, quality],
-    }.get(suffix, [])
-    ok, buf = cv2.imencode(suffix if suffix in (".png", ".webp", ".jpeg") else ".jpg", photo.image, params)
-    if not ok:
-        raise OSError(f"could not encode {path.name}")
-    _atomic_write(path, buf.tobytes())
-    _atomic_write(path.with_suffix(".json"), (json.dumps(photo.truth, indent=1) + "\n").encode())
+    cond = photo.conditions
+    fmt = photo_format(path.name)
+    orientation = cond.exif_orientation if fmt in ("jpeg", "heic") else 1
+    data = encode_photo(photo.image, fmt, cond.jpeg_quality, orientation)
+    truth = dict(photo.truth)
+    truth["photo"] = truth["photo"] | {"image_format": fmt, "exif_orientation": orientation}
+    _atomic_write(path, data)
+    _atomic_write(path.with_suffix(".json"), (json.dumps(truth, indent=1) + "\n").encode())
     return path
 
 

@@ -254,27 +254,3 @@ def finish_photo(linear_rgb: np.ndarray, cond: PhotoConditions) -> np.ndarray:
     display = tone_map_scaled(scaled, out=_buffer("display", scaled.shape))
     out = add_noise(display, cond.noise_sigma, cond.seed)
     return cv2.cvtColor(out, cv2.COLOR_RGB2BGR)
-
-
-# -------------------------------------------------------------------------------------- encoding
-
-_FORMATS = {"jpg": ".jpg", "jpeg": ".jpg", "png": ".png", "webp": ".webp"}
-
-
-def encode_photo(image_bgr: np.ndarray, fmt: str = "jpeg", quality: int = 90) -> bytes:
-    """Encode a uint8 BGR image as JPEG, PNG or WebP. ``fmt`` is a format name or a path/suffix
-    ("photo.jpg", ".webp", "png"); ``quality`` applies to JPEG and WebP."""
-    ext = _FORMATS.get(fmt.lower().rsplit(".", 1)[-1])
-    if ext is None:
-        raise ValueError(f"unsupported image format {fmt!r} (jpeg, png, webp)")
-    params: list[int] = []
-    if ext == ".jpg":
-        params = [cv2.IMWRITE_JPEG_QUALITY, int(quality)]
-    elif ext == ".webp":
-        params = [cv2.IMWRITE_WEBP_QUALITY, int(quality)]
-    elif ext == ".png":
-        params = [cv2.IMWRITE_PNG_COMPRESSION, 3]
-    ok, buf = cv2.imencode(ext, image_bgr, params)
-    if not ok:
-        raise RuntimeError(f"could not encode {ext}")
-    return buf.tobytes()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.generate import generate_garden
+from vision.render.encode import SUFFIXES, photo_format
 from vision.render.photo import render_photo, save_photo
 
 #: Seed ranges. Development and tuning use DEV_SEEDS; sample_images/ is searched in SAMPLE_SEEDS;
@@ -20,27 +21,30 @@ SAMPLE_SEEDS = range(100_000, 200_000)
 HELD_OUT_SEEDS = range(900_000, 1_000_000)
 
 
-def synth_path(out_dir: Path, seed: int, fmt: str = "jpg") -> Path:
-    return out_dir / f"synth_{seed:08d}.{fmt}"
+def synth_stem(out_dir: Path, seed: int) -> Path:
+    """The photo's path without its suffix; the truth is this with ``.json``."""
+    return out_dir / f"synth_{seed:08d}"
 
 
-def synth_photo(seed: int, out_dir: Path, fmt: str = "jpg", **overrides: Any) -> Path:
-    """Render photo ``seed`` into ``out_dir``; returns the image path (truth: same stem, .json)."""
-    path = synth_path(out_dir, seed, fmt)
-    save_photo(render_photo(generate_garden(seed), seed, **overrides), path)
-    return path
+def synth_photo(seed: int, out_dir: Path, fmt: str | None = None, **overrides: Any) -> Path:
+    """Render photo ``seed`` into ``out_dir`` as ``fmt`` (jpeg, heic, png, webp; None: the format
+    drawn with the photo's conditions). Returns the image path (truth: same stem, .json)."""
+    photo = render_photo(generate_garden(seed), seed, **overrides)
+    fmt = photo_format(fmt or photo.conditions.image_format)
+    return save_photo(photo, synth_stem(out_dir, seed).with_suffix(SUFFIXES[fmt]))
 
 
 def synth_batch(
-    first_seed: int, n: int, out_dir: Path, fmt: str = "jpg", overwrite: bool = False, **overrides: Any
+    first_seed: int, n: int, out_dir: Path, fmt: str | None = None, overwrite: bool = False,
+    **overrides: Any,
 ) -> Iterator[tuple[int, Path, bool]]:
     """Yield (seed, image path, rendered?) for seeds first_seed .. first_seed + n - 1. A photo whose
-    image and truth both exist already is skipped unless ``overwrite``: an interrupted batch
-    resumes where it stopped."""
+    truth exists already is skipped unless ``overwrite`` (the truth is written last): an
+    interrupted batch resumes where it stopped."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for seed in range(first_seed, first_seed + n):
-        path = synth_path(out_dir, seed, fmt)
-        if not overwrite and path.exists() and path.with_suffix(".json").exists():
-            yield seed, path, False
+        truth = synth_stem(out_dir, seed).with_suffix(".json")
+        if not overwrite and truth.exists():
+            yield seed, truth, False
             continue
         yield seed, synth_photo(seed, out_dir, fmt, **overrides), True
