@@ -37,6 +37,7 @@ class Sample:
     generate: dict[str, Any] = field(default_factory=dict)  #: generate_garden keyword arguments
     photo: dict[str, Any] = field(default_factory=dict)  #: render_photo condition overrides
     photo_check: Callable[[Any], bool] = lambda cond: True
+    fmt: str = "jpg"
 
 
 def kinds_visible(g: Garden) -> set[str]:
@@ -125,9 +126,19 @@ SAMPLES: list[Sample] = [
     Sample("portrait", "portrait photo 1500 x 2000", photo={"size": (1500, 2000)}),
     Sample("plain-table", "plain dark table", photo={**MID, "table": {"kind": "plain", "colour_a": "#2A2A2C",
                                                                       "colour_b": "#2A2A2C"}}),
+    Sample("heic", "an iPhone-style HEIC file", photo={**MID, "jpeg_quality": 85}, fmt="heic"),
+    Sample("webp", "a WebP file", photo=MID, fmt="webp"),
+    Sample("png", "a lossless PNG at 1600 x 1200", photo={"size": (1600, 1200)}, fmt="png"),
+    Sample("exif-rotated", "pixels stored turned, EXIF orientation 6 says how to show them",
+           photo={**MID, "exif_orientation": 6}),
     Sample("full-12mp", "a full 12 MP photo (4032 x 3024)", garden=lambda g: len(g.tiles) >= 10,
            photo={"size": (4032, 3024), "jpeg_quality": 80}),
 ]
+
+
+#: the dozen samples on the contact sheet
+SHEET = ("easy-01", "level-3", "level-5", "all-decorations", "belvederes", "tilt-25", "dim-warm",
+         "hard-shadows", "small-board", "close-up", "clutter", "barrel")
 
 
 def find(sample: Sample, start: int) -> tuple[int, Garden]:
@@ -141,7 +152,9 @@ def find(sample: Sample, start: int) -> tuple[int, Garden]:
 def contact_sheet(paths: list[Path], out: Path, cols: int = 4, cell: int = 480) -> None:
     tiles = []
     for p in paths:
-        img = cv2.imread(str(p))
+        img = cv2.imread(str(p)) if p.suffix != ".heic" else None
+        if img is None:
+            continue
         s = cell / max(img.shape[:2])
         img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         canvas = np.full((cell * 3 // 4, cell, 3), 255, np.uint8)
@@ -170,14 +183,14 @@ def main() -> None:
     start = SAMPLE_SEEDS.start
     for i, sample in enumerate(SAMPLES):
         seed, g = find(sample, start + 37 * i)
-        path = args.out / f"{i:02d}-{sample.name}.jpg"
+        path = args.out / f"{i:02d}-{sample.name}.{sample.fmt}"
         save_photo(render_photo(g, seed, **sample.photo), path)
         made.append(path)
         s = score_garden(g)
         rows.append(f"| `{path.name}` | {seed} | {sample.shows} | {len(g.tiles)} | {g.max_level} | "
                     f"{len(g.decorations)} | {s.total} |")
         print(f"{path.name}: seed {seed}, {sample.shows}")
-    picks = [made[i] for i in (0, 5, 7, 8, 12, 15, 17, 19, 21, 24, 26, 29)]
+    picks = [p for p in made if p.stem.split("-", 1)[1] in SHEET]
     contact_sheet(picks, args.out / "contact_sheet.jpg")
     readme = [
         "# Sample images", "",
