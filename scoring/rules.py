@@ -16,6 +16,7 @@ from itertools import combinations
 from typing import Any, Literal
 
 from scoring.garden import Cell, Decoration, Garden, Tile
+from scoring.support import GardenIndex
 
 Severity = Literal["error", "warning"]
 
@@ -58,48 +59,10 @@ def _error(rule: str, cells: Any, message: str) -> Finding:
     return Finding(rule, "error", tuple(sorted(set(map(tuple, cells)))), message)
 
 
-# --- the geometry the rules share ----------------------------------------------------------------
-
-
-class _Index:
-    """Look-ups over one garden: which tile is at (cell, level), which pieces stand where."""
-
-    def __init__(self, garden: Garden) -> None:
-        self.garden = garden
-        self.tile_at: dict[tuple[Cell, int], Tile] = {}
-        self.levels_at: dict[Cell, list[int]] = defaultdict(list)
-        for t in garden.tiles:
-            for cell in t.cells:
-                self.tile_at.setdefault((cell, t.level), t)
-                self.levels_at[cell].append(t.level)
-        self.pieces_at: dict[tuple[Cell, int], list[Decoration]] = defaultdict(list)
-        for d in garden.decorations:
-            for cell, level in d.cell_levels:
-                self.pieces_at[(cell, level)].append(d)
-
-    def surface(self, cell: Cell, below: int) -> int:
-        """Level of the highest tile under ``below`` at ``cell`` (0: the board)."""
-        return max((lv for lv in self.levels_at.get(cell, ()) if lv < below), default=0)
-
-    def supportable(self, tile: Tile, cell: Cell) -> bool:
-        """Can a pillar (or a statue) under ``cell`` carry ``tile``? A single pillar stands on a
-        surface one level down, a double pillar two down; pillars need an empty field, and
-        nothing may stand in the way between the surface and the tile."""
-        k = tile.level
-        s = self.surface(cell, k)
-        if s < k - 2:
-            return False
-        blockers = [d for lv in range(max(s, 1), k) for d in self.pieces_at.get((cell, lv), ())]
-        if not blockers:
-            return True
-        # a statue on the field directly below can serve as the pillar
-        return s == k - 1 and len(blockers) == 1 and blockers[0].kind == "statue"
-
-
 # --- the rules -----------------------------------------------------------------------------------
 
 
-def _tile_findings(ix: _Index) -> Iterator[Finding]:
+def _tile_findings(ix: GardenIndex) -> Iterator[Finding]:
     tiles = ix.garden.tiles
     levels = {t.level for t in tiles}
     for a, b in combinations(tiles, 2):
@@ -112,7 +75,7 @@ def _tile_findings(ix: _Index) -> Iterator[Finding]:
     for t in tiles:
         if t.level >= 2 and t.level - 1 not in levels:
             yield _error("level-gap", t.cells, f"{t} has no tile on level {t.level - 1} to build on")
-        unsupported = [c for c in t.cells if not ix.supportable(t, c)]
+        unsupported = [s.cell for s in ix.supports(t) if s.kind == "none"]
         belvederes = [d for d in _tile_pieces(ix, t) if d.kind == "belvedere"]
         if len(unsupported) > 1:
             yield _error(
@@ -131,7 +94,7 @@ def _tile_findings(ix: _Index) -> Iterator[Finding]:
             )
 
 
-def _tile_pieces(ix: _Index, tile: Tile) -> Iterator[Decoration]:
+def _tile_pieces(ix: GardenIndex, tile: Tile) -> Iterator[Decoration]:
     seen: set[int] = set()
     for cell in tile.cells:
         for d in ix.pieces_at.get((cell, tile.level), ()):
@@ -151,7 +114,7 @@ def _fields(d: Decoration) -> tuple[tuple[Cell, int], ...]:
     return d.cell_levels
 
 
-def _placement_findings(ix: _Index, d: Decoration) -> Iterator[Finding]:
+def _placement_findings(ix: GardenIndex, d: Decoration) -> Iterator[Finding]:
     for cell, level in _fields(d):
         if (cell, level) not in ix.tile_at:
             yield _error("off-tile", [cell], f"{d}: no tile on level {level} at {cell}")
@@ -168,7 +131,7 @@ def _bridge_ends(d: Decoration) -> tuple[tuple[Cell, int], tuple[Cell, int]] | N
     return ((cells[0], d.level), (cells[2], d.level))
 
 
-def _geometry_findings(ix: _Index, d: Decoration) -> Iterator[Finding]:
+def _geometry_findings(ix: GardenIndex, d: Decoration) -> Iterator[Finding]:
     if d.kind == "fountain":
         a, b = d.cells
         ta, tb = ix.tile_at.get((a, d.level or 0)), ix.tile_at.get((b, d.level or 0))
@@ -196,7 +159,7 @@ def _geometry_findings(ix: _Index, d: Decoration) -> Iterator[Finding]:
             )
 
 
-def _symbol_findings(ix: _Index, d: Decoration) -> Iterator[Finding]:
+def _symbol_findings(ix: GardenIndex, d: Decoration) -> Iterator[Finding]:
     if d.kind == "belvedere":
         return
     for cell, level in _fields(d):
@@ -212,14 +175,14 @@ def _symbol_findings(ix: _Index, d: Decoration) -> Iterator[Finding]:
             )
 
 
-def _field_findings(ix: _Index) -> Iterator[Finding]:
+def _field_findings(ix: GardenIndex) -> Iterator[Finding]:
     for (cell, level), pieces in sorted(ix.pieces_at.items()):
         if len(pieces) > 1:
             names = " and ".join(str(p) for p in pieces)
             yield _error("field-occupied", [cell], f"{names} share the field {cell} on level {level}")
 
 
-def _statue_findings(ix: _Index) -> Iterator[Finding]:
+def _statue_findings(ix: GardenIndex) -> Iterator[Finding]:
     """Each statue after the first was placed in line with an earlier one, so the statues form one
     group linked by shared rows and columns (in any order of placement). Statues now serving as
     pillars count: they were statues when later ones were lined up with them."""
@@ -241,7 +204,7 @@ def _statue_findings(ix: _Index) -> Iterator[Finding]:
             )
 
 
-def _stairs_findings(ix: _Index) -> Iterator[Finding]:
+def _stairs_findings(ix: GardenIndex) -> Iterator[Finding]:
     for d in ix.garden.decorations:
         if d.kind != "stairs" or d.levels is None:
             continue
@@ -259,7 +222,7 @@ SUPPLY = {4: 4, 3: 4, 2: 5, 1: 1}
 FLOWER_SUPPLY = 13
 
 
-def _supply_findings(ix: _Index) -> Iterator[Finding]:
+def _supply_findings(ix: GardenIndex) -> Iterator[Finding]:
     by_flower: dict[str, list[Tile]] = defaultdict(list)
     for t in ix.garden.tiles:
         by_flower[t.flower].append(t)
@@ -280,7 +243,7 @@ def _supply_findings(ix: _Index) -> Iterator[Finding]:
 
 def check(garden: Garden) -> list[Finding]:
     """All findings for a garden, errors first, each rule's findings in board order."""
-    ix = _Index(garden)
+    ix = GardenIndex(garden)
     found: list[Finding] = [
         *_tile_findings(ix), *_field_findings(ix), *_statue_findings(ix), *_stairs_findings(ix),
         *_supply_findings(ix),

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from scoring.garden import Decoration, Garden, Tile
+from scoring.support import GardenIndex, Support
 from vision.profile import Profile
 from vision.render import pieces
 from vision.render.mesh import Face, Pose, Solid, rect
@@ -42,29 +43,14 @@ class Scene:
         return len(self.objects)
 
 
-def surface_below(garden: Garden, tile: Tile, cell: tuple[int, int]) -> int:
-    """Level of the highest tile under ``tile`` that covers ``cell`` (0 = the board)."""
-    return max((t.level for t in garden.tiles_at(cell) if t.level < tile.level), default=0)
+def pillars(index: GardenIndex, tile: Tile) -> list[Support]:
+    """The pillars standing under a tile: every supportable field except the one under a
+    belvedere (the tile was set on 3 supports there); a statue serving as the pillar is drawn
+    with the decorations, not here."""
+    def under_belvedere(cell: tuple[int, int]) -> bool:
+        return any(d.kind == "belvedere" for d in index.pieces_at.get((cell, tile.level), ()))
 
-
-def supports(garden: Garden, tile: Tile) -> list[tuple[tuple[int, int], int, int, bool]]:
-    """Pillars under a tile: (cell, level it stands on, 1 single / 2 double, statue_is_pillar)."""
-    out = []
-    belv = {d.cells[0] for d in garden.decorations if d.kind == "belvedere" and d.level == tile.level}
-    for cell in tile.cells:
-        if cell in belv:
-            continue
-        lv = surface_below(garden, tile, cell)
-        occupied = [d for d in garden.decorations if cell in d.cells and lv in _levels_at(d, cell)]
-        if any(d.kind == "statue" for d in occupied) and lv == tile.level - 1:
-            out.append((cell, lv, 1, True))
-        elif not occupied and tile.level - lv in (1, 2):
-            out.append((cell, lv, tile.level - lv, False))
-    return out
-
-
-def _levels_at(d: Decoration, cell: tuple[int, int]) -> tuple[int, ...]:
-    return tuple(lv for c, lv in d.cell_levels if c == cell)
+    return [s for s in index.supports(tile) if s.kind in ("single", "double") and not under_belvedere(s.cell)]
 
 
 def tile_material(tile: Tile, board_flower: str, rng: np.random.Generator) -> str:
@@ -114,6 +100,7 @@ def build_scene(
     scene = Scene([], board_flower=flower)
     _add_board(scene, profile, flower, ppm, rng, board_tex)
     lh = profile.level_height
+    index = GardenIndex(garden)
     tile_pose: dict[tuple[int, int, int], Pose] = {}
     shown_symbols: dict[tuple[int, int, int], Any] = {}
     for t in sorted(garden.tiles, key=lambda t: t.key):
@@ -139,9 +126,8 @@ def build_scene(
         }
         top_id = scene.new_obj("tile_top", info, corners3d=corners, anchor3d=pose.t.copy())
         scene.solids.append(pieces.tile(profile, pose, tex, material, t.flower, obj_top=top_id, obj=top_id))
-        for cell, lv, height, statue in supports(garden, t):
-            if statue:
-                continue  # the statue piece itself is drawn with the decorations
+        for support in pillars(index, t):
+            cell, lv, double = support.cell, support.surface, support.kind == "double"
             px, py = profile.cell_centre(*cell)
             jx, jy, _ = _jitter(rng, 0.6, 0)
             ppose = Pose.at(px + jx, py + jy, lv * lh, rng.uniform(0, 360))
@@ -150,12 +136,12 @@ def build_scene(
                 {
                     "cell": list(cell),
                     "level": lv,
-                    "double": height == 2,
+                    "double": double,
                     "under_tile": [t.row, t.col, t.level],
                 },
                 anchor3d=ppose.apply([0, 0, 10.0]),
             )
-            scene.solids.append(pieces.pillar(profile, ppose, height == 2, obj=pid))
+            scene.solids.append(pieces.pillar(profile, ppose, double, obj=pid))
     for d in garden.decorations:
         _add_decoration(scene, profile, d, rng)
     for item in clutter:
