@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 FORMAT = "babylon-garden/1"
 GRID = 8  #: the building zone is GRID x GRID cells
 MAX_LEVEL = 12  #: far above anything the game's pillars can build; a sanity bound for input
+MAX_BYTES = 5 * 2**20  #: a garden file is a few kB; anything this big is not one
 
 Flower = Literal["white", "pink", "yellow", "blue"]
 Symbol = Literal["statue", "fountain", "bridge", "stairs"]
@@ -204,25 +205,32 @@ def garden_from_dict(data: Any) -> Garden:
         raise GardenError(_format_error(err)) from None
 
 
-def loads(text: str | bytes) -> Garden:
+def _parse(text: str | bytes) -> Any:
+    if len(text) > MAX_BYTES:
+        raise GardenError(f"{len(text):,} bytes is far too big for a garden (at most {MAX_BYTES:,})")
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise GardenError(f"not valid JSON: {err}") from None
-    return garden_from_dict(data)
+    except RecursionError:
+        raise GardenError("not valid JSON: nested too deeply") from None
+
+
+def loads(text: str | bytes) -> Garden:
+    return garden_from_dict(_parse(text))
 
 
 def load(path: str | Path) -> Garden:
     """Read a `babylon-garden/1` file. Files that hold a garden under a ``"garden"`` key (the truth
     files beside rendered photos, the output of ``babylon score --json``) are accepted too."""
     try:
-        text = Path(path).read_bytes()
+        path = Path(path)
+        if path.is_file() and path.stat().st_size > MAX_BYTES:
+            raise GardenError(f"{path.stat().st_size:,} bytes is far too big for a garden")
+        text = path.read_bytes()
     except OSError as err:
         raise GardenError(f"cannot read: {err.strerror or err}") from None
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise GardenError(f"not valid JSON: {err}") from None
+    data = _parse(text)
     if isinstance(data, dict) and "format" not in data and isinstance(data.get("garden"), dict):
         data = data["garden"]
     return garden_from_dict(data)

@@ -102,3 +102,14 @@ def test_models_are_immutable():
     g = Garden()
     with pytest.raises(Exception):  # noqa: B017 - pydantic's frozen error type varies
         g.tiles = ()
+
+
+def test_hostile_input_is_a_clear_error(tmp_path):
+    with pytest.raises(GardenError, match="nested too deeply"):
+        loads("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(GardenError, match="too big"):
+        loads(" " * (6 * 2**20))
+    with pytest.raises(GardenError, match="cannot read"):
+        load(tmp_path)  # a folder
+    with pytest.raises(GardenError, match="not valid JSON"):
+        loads(b"\xff\xfe garbage")
