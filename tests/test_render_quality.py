@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.profile import REFERENCE
@@ -50,3 +51,43 @@ def test_clutter_pillar_casts_shadow_on_table() -> None:
     (xa, ya), (xb, yb) = np.round(uv).astype(int)
     shadow, lit = img[ya, xa].mean(), img[yb, xb].mean()
     assert shadow < 0.7 * lit  # the shadow falls away from the light, on the -x side
+
+
+def _wood_like_table(colour: float = 0.5) -> Solid:
+    """A uniform table on an anisotropic texel grid: 1 mm across x, 8 mm along y (like wood grain)."""
+    z = -REFERENCE.board.thickness
+    tex = np.full((40, 320, 3), colour, np.float32)
+    poly = np.array([[-160, -160, z], [160, -160, z], [160, 160, z], [-160, 160, z]], float)
+    frame = np.array([[1.0, 0, -160 + 0.5], [0, 8.0, -160 + 4.0], [0, 0, z]])
+    face = Face(poly, tex=tex, tex_frame=frame, receiver=True, normal=np.array([0, 0, 1.0]))
+    return Solid([face], poly, casts=False)
+
+
+def test_hard_shadow_edge_on_coarse_table_grid_is_smooth() -> None:
+    """A hard, low light: the shadow's edge on a table whose texture grid is 8 mm coarse along y is a
+    straight, narrow, monotonic ramp (no texel blocks, no steps)."""
+    from vision.render.mesh import prism, rect
+
+    cam = make_camera((900, 700), 60.0, 250.0, 0.0, 0.0, 0.0, (0.0, 0.0), 0.0)
+    z = -REFERENCE.board.thickness
+    box = prism(Pose.at(20.0, 0.0, z, 30.0), rect(24, 24), 0.0, 40.0, np.full(3, 0.8)).finish()
+    el = np.radians(35.0)
+    light = Lighting(np.array([np.cos(el), 0.0, np.sin(el)]), 0.2, 0.5)  # from +x: shadow towards -x
+    img = render([box], cam, light, background=_wood_like_table()).img[..., 1]
+    ppm = float(np.linalg.norm(cam.project(np.array([[0, 0, z], [1.0, 0, z]]))[1] - cam.project(
+        np.array([[0, 0, z]]))[0]))
+    ys = np.arange(0.0, 40.0, 0.05)  # from inside the shadow out across its +y side edge
+    crossings = []
+    for x in np.arange(-30.0, -10.0, 1.0):
+        uv = cam.project(np.column_stack([np.full_like(ys, x), ys, np.full_like(ys, z)])).astype(np.float32)
+        prof = cv2.remap(img, uv[:, 0].reshape(1, -1), uv[:, 1].reshape(1, -1), cv2.INTER_LINEAR)[0]
+        lo, hi = prof.min(), prof.max()
+        assert hi - lo > 0.2  # a real shadow
+        assert np.all(np.diff(prof) > -1e-3 * (hi - lo))  # monotonic: no steps back
+        t = (prof - lo) / (hi - lo)
+        width_px = (ys[np.argmax(t > 0.9)] - ys[np.argmax(t > 0.1)]) * ppm
+        assert width_px < 4.0, width_px  # a short ramp, not a block of several texels
+        crossings.append((x, ys[np.argmax(t > 0.5)]))
+    c = np.array(crossings)
+    fit = np.polyfit(c[:, 0], c[:, 1], 1)
+    assert np.abs(np.polyval(fit, c[:, 0]) - c[:, 1]).max() * ppm < 0.75  # a straight edge: no stairs

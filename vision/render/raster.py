@@ -261,6 +261,161 @@ def receiver_shading(
     return cv2.resize(fac.astype(np.float32), (tw, th), interpolation=cv2.INTER_LINEAR)
 
 
+def _footprint(p: np.ndarray, z0: float) -> np.ndarray | None:
+    """The xy outline (convex hull) where a solid with hull ``p`` rests on the plane ``z = z0``,
+    or None when it does not touch it."""
+    bot = float(p[:, 2].min())
+    if abs(bot - z0) > 0.3:
+        return None
+    q = p[p[:, 2] < bot + 0.6, :2]
+    return q if len(q) >= 2 else None
+
+
+def _contact_radius(p: np.ndarray, foot: np.ndarray) -> float:
+    """Blur radius (mm) of the contact shadow around a piece's footprint: grows with its size."""
+    ext = foot.max(axis=0) - foot.min(axis=0)
+    h = float(p[:, 2].max() - p[:, 2].min())
+    return float(np.clip(0.3 * min(h, max(float(ext.max()), 1.0)), 1.2, 5.0))
+
+
+CONTACT = 0.6  #: darkening of a receiver right at a resting piece's outline (blurred step: half this)
+
+
+def shade_plane_in_screen(
+    frame: Frame, face: Face, solids: list[Solid], light: Lighting, max_texels: float = 4e6
+) -> None:
+    """Shade a horizontal receiver already drawn into ``frame.img`` (the table): cast shadows and
+    contact shadows are computed per casting solid on its own isotropic grid in the plane, at about
+    the image's pixel density there, blurred by the penumbra in millimetres, warped to the screen
+    (bilinear, so no texel blocks whatever the receiver's texture grid) and multiplied in."""
+    cam = frame.cam
+    z0 = float(face.verts[0, 2])
+    # board xy on the plane -> screen (homogeneous)
+    Hb = np.column_stack([frame.KR[:, 0], frame.KR[:, 1], frame.KR[:, 2] * z0 + frame.Kt])
+    L = light.direction
+    if L[2] <= 1e-3:
+        return
+    shift = L[:2] / L[2]
+    ndl = float(L[2])
+    direct = (1 - light.ambient) * ndl / light.norm  # the share a full shadow removes
+    rlo, rhi = face.verts[:, :2].min(axis=0), face.verts[:, :2].max(axis=0)
+    tan_soft = float(np.tan(np.radians(light.softness_deg)))
+    feet = [(_footprint(s.hull, z0), s) for s in solids]
+    covers = [
+        (i, cv2.convexHull(f.astype(np.float32)))
+        for i, (f, _) in enumerate(feet)
+        if f is not None and len(f) >= 3
+    ]
+    h, w = cam.height, cam.width
+    parts = []  # (screen box, darkening there)
+
+    for (foot, s), fi in zip(feet, range(len(solids)), strict=True):
+        p = s.hull
+        top = float(p[:, 2].max())
+        if top <= z0 + 0.05:
+            continue
+        pz = np.maximum(p[:, 2], z0)
+        q = p[:, :2] - (pz - z0)[:, None] * shift
+        hq = cv2.convexHull(q.astype(np.float32))[:, 0, :].astype(float)
+        hgt = float(np.median(pz - z0))
+        pen = tan_soft * max(hgt, 1.0)  # penumbra width, mm
+        rad = _contact_radius(p, foot) if foot is not None else 0.0
+        margin = max(1.5 * pen, 2.5 * rad) + 1.0
+        pts = hq if foot is None else np.vstack([hq, foot])
+        lo = np.maximum(pts.min(axis=0) - margin, rlo)
+        hi = np.minimum(pts.max(axis=0) + margin, rhi)
+        if np.any(hi <= lo):
+            continue
+        # a shadow that falls entirely on the plane under another resting solid (the board) is unseen
+        corners = [(lo[0], lo[1]), (hi[0], lo[1]), (hi[0], hi[1]), (lo[0], hi[1])]
+        if any(
+            j != fi and all(cv2.pointPolygonTest(c, (float(x), float(y)), False) > 0 for x, y in corners)
+            for j, c in covers
+        ):
+            continue
+        # pixel density over the box: the largest px/mm at its corners
+        cs = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
+        sc = _to_screen(Hb, cs)
+        if sc is None:
+            continue
+        ppm = _px_per_mm(Hb, cs)
+        ext = hi - lo
+        rho = float(min(max(ppm, 0.25), np.sqrt(max_texels / max(ext[0] * ext[1], 1e-6))))
+        gw, gh = int(np.ceil(ext[0] * rho)) + 1, int(np.ceil(ext[1] * rho)) + 1
+        G = np.array([[1 / rho, 0, lo[0]], [0, 1 / rho, lo[1]], [0, 0, 1.0]])
+        X0, Y0 = np.floor(sc.min(axis=0)).astype(int) - 1
+        X1, Y1 = np.ceil(sc.max(axis=0)).astype(int) + 2
+        X0, Y0, X1, Y1 = max(X0, 0), max(Y0, 0), min(X1, w), min(Y1, h)
+        if X1 <= X0 or Y1 <= Y0:
+            continue
+        M = np.array([[1, 0, -X0], [0, 1, -Y0], [0, 0, 1.0]]) @ Hb @ G
+        grid = np.zeros((gh, gw), np.float32)
+        st = (hq - lo) * rho
+        cv2.fillConvexPoly(grid, np.round(st * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+        grid = _blur_exact(grid, pen * rho / 2.0)
+        keep = 1.0 - np.float32(direct) * grid  # what the cast shadow leaves
+        if foot is not None:
+            grid = np.zeros((gh, gw), np.float32)
+            fh = cv2.convexHull(((foot - lo) * rho * 16).astype(np.float32)).astype(np.int32)
+            cv2.fillConvexPoly(grid, fh, 1.0, cv2.LINE_AA, 4)
+            grid = _blur_exact(grid, rad * rho)
+            keep *= 1.0 - np.float32(CONTACT) * grid
+        loss = cv2.warpPerspective(1.0 - keep, M, (X1 - X0, Y1 - Y0), flags=cv2.INTER_LINEAR)
+        parts.append(((X0, Y0, X1, Y1), loss))
+    # overlapping boxes share one accumulator (the darkest loss wins: a union of shadows)
+    for (x0, y0, x1, y1), members in _clusters(parts):
+        acc = np.zeros((y1 - y0, x1 - x0), np.float32)
+        for (a0, b0, a1, b1), loss in members:
+            sub = acc[b0 - y0 : b1 - y0, a0 - x0 : a1 - x0]
+            np.maximum(sub, loss, out=sub)
+        frame.img[y0:y1, x0:x1] *= (1.0 - acc)[..., None]
+
+
+def _clusters(parts: list) -> list:
+    """Group (box, value) parts whose boxes overlap, transitively: [(union box, parts)]."""
+    groups = [(list(box), [(box, val)]) for box, val in parts]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(groups)):
+            for j in range(i + 1, len(groups)):
+                a, b = groups[i][0], groups[j][0]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    box = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    groups[i] = (box, groups[i][1] + groups[j][1])
+                    del groups[j]
+                    changed = True
+                    break
+            if changed:
+                break
+    return [(tuple(g[0]), g[1]) for g in groups]
+
+
+def _to_screen(Hb: np.ndarray, xy: np.ndarray) -> np.ndarray | None:
+    """Plane xy -> pixel coordinates, or None when a point lies behind the camera."""
+    ph = np.column_stack([xy, np.ones(len(xy))]) @ Hb.T
+    if np.any(ph[:, 2] <= 1e-6):
+        return None
+    return ph[:, :2] / ph[:, 2:3]
+
+
+def _px_per_mm(Hb: np.ndarray, xy: np.ndarray) -> float:
+    """The largest image pixels per plane millimetre at the points ``xy``."""
+    a = _to_screen(Hb, xy)
+    bx = _to_screen(Hb, xy + (1.0, 0.0))
+    by = _to_screen(Hb, xy + (0.0, 1.0))
+    if a is None or bx is None or by is None:
+        return 1.0
+    return float(max(np.linalg.norm(bx - a, axis=1).max(), np.linalg.norm(by - a, axis=1).max()))
+
+
+def _blur_exact(img: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur of ``sigma`` texels (none below a third of a texel)."""
+    if sigma < 0.33:
+        return img
+    return cv2.GaussianBlur(img, (0, 0), sigma) if sigma < 6 else _blur(img, sigma)
+
+
 def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
     """A Gaussian-like blur whose cost does not grow with sigma (stack blur)."""
     k = 2 * int(round(sigma * 1.2)) + 1
@@ -301,8 +456,8 @@ def render(solids: list[Solid], cam: Camera, light: Lighting, background: Solid 
     frame = Frame(cam)
     if background is not None:
         f = background.faces[0]
-        fac = receiver_shading(f, -1, solids, light, _hull_data(solids), [], scale=2)
-        frame.draw_background(f, f.tex * fac[..., None])
+        frame.draw_background(f, f.tex)
+        shade_plane_in_screen(frame, f, solids, light)
     bounds = _hull_data(solids)
     tiles = [(s, i) for i, s in enumerate(solids) if s.is_tile]
     # far to near (the board first), so that anti-aliased rims blend over what lies behind them
