@@ -91,3 +91,15 @@ def test_hard_shadow_edge_on_coarse_table_grid_is_smooth() -> None:
     c = np.array(crossings)
     fit = np.polyfit(c[:, 0], c[:, 1], 1)
     assert np.abs(np.polyval(fit, c[:, 0]) - c[:, 1]).max() * ppm < 0.75  # a straight edge: no stairs
+
+
+def test_standing_piece_has_contact_shadow_on_its_lit_side() -> None:
+    cam = _cam()
+    z = -REFERENCE.board.thickness
+    pillar = pieces.pillar(REFERENCE, Pose.at(0.0, 0.0, z), double=False)
+    el = np.radians(50.0)
+    light = Lighting(np.array([np.cos(el), 0.0, np.sin(el)]), 0.3, 1.0)  # from +x: no cast shadow at +x
+    img = render([pillar], cam, light, background=_table()).img
+    uv = cam.project(np.array([[6.5, 0.0, z], [30.0, 0.0, z]]))
+    (xa, ya), (xb, yb) = np.round(uv).astype(int)
+    assert img[ya, xa].mean() < 0.9 * img[yb, xb].mean()  # darker right at the foot

@@ -33,8 +33,13 @@ class Lighting:
         return self.ambient + (1 - self.ambient) * float(self.direction[2])
 
     def shade(self, n: np.ndarray, lit: float, ao: float = 1.0) -> float:
+        """Ambient is a little directional (fill bounced from the lit side): faces turned towards
+        the light get more of it than those turned away, so curved pieces keep their shape in the
+        shade; an upward face gets exactly ``ambient``."""
+        L = self.direction
+        fill = 1.0 + 0.45 * (float(n @ L) - float(L[2]))
         return (
-            self.ambient * ao + (1 - self.ambient) * max(0.0, float(n @ self.direction)) * lit
+            self.ambient * ao * fill + (1 - self.ambient) * max(0.0, float(n @ L)) * lit
         ) / self.norm
 
 
@@ -224,11 +229,18 @@ def receiver_shading(
         & np.all(hi[:, :2] + reach[:, None] >= rlo, axis=1)
     )[0]
     shadow = np.zeros((sh, sw), np.float32)
+    cont = np.zeros((sh, sw), np.float32)
+    rads = []
     hard_px = 0.0
     for i in cand:
         if i == owner:
             continue
         p = solids[i].hull
+        foot = _footprint(p, z0)
+        if foot is not None:  # it stands on this receiver: a contact shadow around its foot
+            fs = (foot - F[:2, 2]) @ inv.T / scale
+            cv2.fillConvexPoly(cont, cv2.convexHull(np.round(fs * 16).astype(np.int32)), 1.0, cv2.LINE_AA, 4)
+            rads.append(_contact_radius(p, foot))
         pz = np.maximum(p[:, 2], z0)
         q = p[:, :2] - (pz - z0)[:, None] * shift
         st = (q - F[:2, 2]) @ inv.T / scale
@@ -258,6 +270,8 @@ def receiver_shading(
         light.ambient * (1 - 0.75 * ao)
         + (1 - light.ambient) * ndl * (1 - np.clip(shadow, 0, 1)) * (1 - 0.6 * ao)
     ) / light.norm
+    if rads:
+        fac *= 1 - CONTACT * _blur_exact(cont, float(np.median(rads)) / mm_per_px)
     return cv2.resize(fac.astype(np.float32), (tw, th), interpolation=cv2.INTER_LINEAR)
 
 
