@@ -103,3 +103,25 @@ def test_standing_piece_has_contact_shadow_on_its_lit_side() -> None:
     uv = cam.project(np.array([[6.5, 0.0, z], [30.0, 0.0, z]]))
     (xa, ya), (xb, yb) = np.round(uv).astype(int)
     assert img[ya, xa].mean() < 0.9 * img[yb, xb].mean()  # darker right at the foot
+
+
+def test_curved_pieces_are_closed_and_seamless():
+    """Every facet of a dome has a real normal (the pole's triangles too), and between the facets no
+    background shows through: a belvedere's dome seen from above is teal all over."""
+    from scoring.garden import Decoration, Garden, Tile
+    from vision.render.mesh import Pose, dome
+    from vision.render.photo import render_photo
+
+    solid = dome(Pose.at(0, 0, 0), 14.0, 0.0, np.array([0.1, 0.4, 0.4]))
+    assert all(abs(np.linalg.norm(f.normal) - 1) < 1e-6 for f in solid.faces)
+    g = Garden(board_flower="pink", tiles=(Tile(row=3, col=3, level=1, flower="blue"),),
+               decorations=(Decoration(kind="belvedere", cells=((3, 3),), level=1),))
+    ph = render_photo(g, 3, size=(2400, 1800), height_mm=350, hfov_deg=80, tilt_deg=0, noise_sigma=0,
+                      blur_sigma=0, motion_px=0, clutter=(), vignette=0)
+    (d,) = ph.truth["pieces"]["decorations"]
+    u, v = np.round(d["centre_px"]).astype(int)
+    patch = ph.image[v - 12 : v + 13, u - 12 : u + 13].astype(int)  # inside the dome
+    b, gr, r = patch[..., 0], patch[..., 1], patch[..., 2]
+    assert ((gr > r + 25) & (b > r + 20)).all()  # teal
+    # the ivory base showing through a seam would be a red spike among the facets' even shades
+    assert r.max() - np.median(r) < 25

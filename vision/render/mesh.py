@@ -37,7 +37,7 @@ class Solid:
         for f in self.faces:
             if not np.any(f.normal):
                 v = f.verts
-                n = np.cross(v[1:] - v[0], np.roll(v[1:], -1, axis=0) - v[0]).sum(axis=0)
+                n = np.cross(v, np.roll(v, -1, axis=0)).sum(axis=0)  # Newell: any planar polygon
                 n /= np.linalg.norm(n) + 1e-12
                 if n @ (v.mean(axis=0) - c) < 0:
                     n = -n

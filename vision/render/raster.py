@@ -167,8 +167,10 @@ def _coverage(uv: np.ndarray, w: int, h: int, inner: np.ndarray | None) -> np.nd
             nx, ny = -nx, -ny
         off = 0.5 - (nx * p[0] + ny * p[1])
         if inner is not None and inner[i]:
-            # a hard step at a quarter pixel outside the edge (scaled up: the clip makes it binary)
-            off -= 0.25
+            # a hard step just over half a pixel outside the edge: under all of the later face's
+            # soft fringe, so no background leaks through the seam (scaled up: the clip makes it
+            # binary)
+            off += 0.01
             dd = ((xs * np.float32(nx))[None, :] + (ys * np.float32(ny) + np.float32(off))[:, None]) * 1e6
         else:
             dd = (xs * np.float32(nx))[None, :] + (ys * np.float32(ny) + np.float32(off))[:, None]
