@@ -125,3 +125,28 @@ def test_curved_pieces_are_closed_and_seamless():
     assert ((gr > r + 25) & (b > r + 20)).all()  # teal
     # the ivory base showing through a seam would be a red spike among the facets' even shades
     assert r.max() - np.median(r) < 25
+
+
+def test_bridge_deck_covers_its_whole_length():
+    """The arched deck is drawn over its full length from above: no segment turned away from the
+    camera (its field's plaque would show through) and no light seams between segments."""
+    from scoring.garden import Decoration, Garden, Tile
+    from vision.profile import REFERENCE
+    from vision.render.photo import render_photo
+
+    g = Garden(board_flower="pink", tiles=(Tile(row=0, col=0, level=1, flower="blue"),
+                                           Tile(row=0, col=3, level=1, flower="white")),
+               decorations=(Decoration(kind="bridge", cells=((1, 1), (1, 2), (1, 3)), level=1),))
+    ph = render_photo(g, 2, size=(2400, 1800), height_mm=360, hfov_deg=70, tilt_deg=0, noise_sigma=0,
+                      blur_sigma=0, motion_px=0, clutter=(), vignette=0, exposure_ev=0.0,
+                      light={"elevation_deg": 80.0, "ambient": 0.5})
+    (d,) = ph.truth["pieces"]["decorations"]
+    x, y = d["pos_board_mm"][:2]
+    turn = np.radians(d["rotation_deg"])
+    along = np.array([np.cos(turn), np.sin(turn)])
+    z = REFERENCE.tile_top_z(1) + 4.0
+    pts = np.array([[x + s * along[0], y + s * along[1], z] for s in np.linspace(-36, 36, 73)])
+    uv = np.round(ph.conditions.camera.project(pts)).astype(int)
+    b, gr, r = ph.image[uv[:, 1], uv[:, 0]].astype(int).T
+    assert ((r > gr + 40) & (r > b + 60)).all()  # terracotta all along
+    assert np.abs(np.diff(r)).max() < 30  # no bright seams

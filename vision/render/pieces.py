@@ -128,51 +128,34 @@ def bridge(profile: Profile, pose: Pose, obj: int = 0, segments: int = 8) -> lis
     def under_z(x):
         return np.maximum(0.0, top_z(x) - d.bridge_end_thickness - 1.5)
 
-    solids = []
+    faces: list[Face] = []
+
+    def add(quad: list[list[float]], colour: np.ndarray, towards: tuple[float, float, float]) -> None:
+        """A face whose normal points towards ``towards`` (local frame): the deck is arched and
+        open-sided, so "away from the centre" would get some of its faces wrong."""
+        f = Face(pose.apply(quad), colour=colour, obj=obj)
+        v = f.verts
+        n = np.cross(v, np.roll(v, -1, axis=0)).sum(axis=0)
+        n /= np.linalg.norm(n) + 1e-12
+        f.normal = n if n @ (pose.R @ np.asarray(towards, float)) >= 0 else -n
+        faces.append(f)
+
     for x0, x1 in zip(xs[:-1], xs[1:], strict=False):
         t0, t1, u0, u1 = top_z(x0), top_z(x1), under_z(x0), under_z(x1)
-        faces = []
         for y0, y1, lift, col in (
             (-W / 2, -W / 2 + rw, 1.5, rail),
             (-W / 2 + rw, W / 2 - rw, 0.0, deck),
             (W / 2 - rw, W / 2, 1.5, rail),
         ):
-            faces.append(
-                Face(
-                    pose.apply(
-                        [[x0, y0, t0 + lift], [x1, y0, t1 + lift], [x1, y1, t1 + lift], [x0, y1, t0 + lift]]
-                    ),
-                    colour=col,
-                    obj=obj,
-                )
-            )
-        for y in (-W / 2, W / 2):
-            faces.append(
-                Face(
-                    pose.apply([[x0, y, u0], [x1, y, u1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]]),
-                    colour=rail,
-                    obj=obj,
-                )
-            )
-        for y in (-W / 2 + rw, W / 2 - rw):
-            faces.append(
-                Face(
-                    pose.apply([[x0, y, t0], [x1, y, t1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]]),
-                    colour=rail,
-                    obj=obj,
-                )
-            )
-        faces.append(
-            Face(
-                pose.apply([[x0, -W / 2, u0], [x1, -W / 2, u1], [x1, W / 2, u1], [x0, W / 2, u0]]),
-                colour=deck * 0.7,
-                obj=obj,
-            )
-        )
-        s = Solid(faces, np.vstack([f.verts for f in faces])).finish()
-        for f in faces[5:7]:  # inner faces of the rails look towards the deck's middle
-            f.normal = -f.normal
-        solids.append(s)
+            add([[x0, y0, t0 + lift], [x1, y0, t1 + lift], [x1, y1, t1 + lift], [x0, y1, t0 + lift]],
+                col, (0, 0, 1))
+        for y in (-W / 2, W / 2):  # outer sides of the rails, down to the underside
+            add([[x0, y, u0], [x1, y, u1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]], rail, (0, y, 0))
+        for y in (-W / 2 + rw, W / 2 - rw):  # inner sides of the rails, facing the deck's middle
+            add([[x0, y, t0], [x1, y, t1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]], rail, (0, -y, 0))
+        add([[x0, -W / 2, u0], [x1, -W / 2, u1], [x1, W / 2, u1], [x0, W / 2, u0]], deck * 0.7, (0, 0, -1))
+    # one solid: the seams between the deck's segments are inner edges, drawn without gaps
+    solids = [Solid(faces, np.vstack([f.verts for f in faces]))]
     for end in (-1, 1):
         x = end * L / 2
         solids.append(prism(pose, rect(0.01, W, x, 0), 0.0, d.bridge_end_thickness + 1.5, rail, obj=obj))

@@ -199,9 +199,8 @@ def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.rando
         ang = np.degrees(np.arctan2(axis[1], axis[0])) + turn
         pose = Pose.at(start[0] + dx, start[1] + dy, la * lh, ang)
         pos = np.array([*((lo + hi) / 2 + (dx, dy)), (la + 0.5) * lh])
-        oid = scene.new_obj(
-            "decoration", info | {"pos_board_mm": [round(float(v), 4) for v in pos[:2]]}, anchor3d=pos
-        )
+        place = {"pos_board_mm": [round(float(v), 4) for v in pos[:2]], "rotation_deg": round(float(ang), 4)}
+        oid = scene.new_obj("decoration", info | place, anchor3d=pos)
         scene.solids += pieces.stairs(profile, pose, (lb - la) * lh, run, obj=oid)
         return
     level = d.level or 1
@@ -219,9 +218,9 @@ def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.rando
         "belvedere": dm.belvedere_height,
     }[d.kind]
     anchor = pose.apply([0, 0, height / 2])
-    oid = scene.new_obj(
-        "decoration", info | {"pos_board_mm": [round(cx + dx, 4), round(cy + dy, 4)]}, anchor3d=anchor
-    )
+    place = {"pos_board_mm": [round(cx + dx, 4), round(cy + dy, 4)],
+             "rotation_deg": round(base_ang + turn, 4)}
+    oid = scene.new_obj("decoration", info | place, anchor3d=anchor)
     build = {
         "statue": pieces.statue,
         "fountain": pieces.fountain,
