@@ -7,6 +7,7 @@ garden file stays quick.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -129,6 +130,8 @@ def _size_overrides(size: str | None) -> dict:
         raise fail(f"--size: expected WIDTHxHEIGHT such as 2000x1500, got {size!r}") from None
     if not (64 <= w <= 8192 and 64 <= h <= 8192):
         raise fail(f"--size: {w}x{h} is outside 64..8192 pixels a side")
+    if max(w, h) / min(w, h) > 2.5:
+        raise fail(f"--size: {w}x{h} is too narrow for a photo of the board (sides at most 2.5:1)")
     return {"size": (w, h)}
 
 
@@ -155,7 +158,10 @@ def render_cmd(
                   "the photo shows it as given", highlight=False, soft_wrap=True)
     from vision.render.photo import render_photo, save_photo
 
-    photo = render_photo(garden, seed, **_size_overrides(size))
+    try:
+        photo = render_photo(garden, seed, **_size_overrides(size))
+    except ValueError as e:  # e.g. no camera in the photo range shows the whole board at that size
+        raise fail(f"cannot render: {e}") from None
     try:
         save_photo(photo, output)
     except OSError as e:
@@ -196,16 +202,26 @@ def synth_cmd(
                 progress.advance(task)
     except OSError as e:
         raise fail(f"{out_dir}: cannot write: {e.strerror or e} ({made} photo(s) written)") from None
+    except ValueError as e:
+        raise fail(f"cannot render: {e} ({made} photo(s) written)") from None
     note = f" ({skipped} already there, kept)" if skipped else ""
     out.print(f"{made} photo(s) with truth written to {out_dir}{note}", highlight=False)
 
 
 def main() -> None:
+    """Entry point. Bad input is reported by the commands themselves (exit 2); anything else that
+    goes wrong is a bug: one line and exit 1, or the traceback with BABYLON_DEBUG=1."""
     try:
         app()
     except KeyboardInterrupt:
         err.print("interrupted")
         sys.exit(130)
+    except Exception as e:  # noqa: BLE001 - the last line of defence, see docstring
+        if os.environ.get("BABYLON_DEBUG"):
+            raise
+        err.print(f"[bold red]internal error:[/] {type(e).__name__}: {e} (BABYLON_DEBUG=1 shows where)",
+                  highlight=False, soft_wrap=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

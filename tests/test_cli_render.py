@@ -49,6 +49,7 @@ def test_synth_makes_reproducible_resumable_batches(tmp_path):
 def test_render_rejects_bad_arguments_with_exit_2(tmp_path):
     save(garden(TOWER), tmp_path / "g.json")
     for args in (["-o", str(tmp_path / "x.gif")], ["-o", str(tmp_path / "x.jpg"), "--size", "big"],
+                 ["-o", str(tmp_path / "x.jpg"), "--size", "64x4000"],
                  ["-o", str(tmp_path / "nofolder" / "x.jpg")]):
         r = babylon("render", str(tmp_path / "g.json"), *args)
         assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.startswith("error:")
