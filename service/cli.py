@@ -135,8 +135,13 @@ def _size_overrides(size: str | None) -> dict:
     return {"size": (w, h)}
 
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".heic", ".png", ".webp")
-FORMATS = ("jpg", "jpeg", "heic", "png", "webp")
+def _check_format(name: str, what: str) -> None:
+    from vision.render.encode import photo_format
+
+    try:
+        photo_format(name)
+    except ValueError as e:
+        raise fail(f"{what}: {e}") from None
 
 
 @app.command("render")
@@ -147,8 +152,7 @@ def render_cmd(
     size: Annotated[str | None, typer.Option(help="image size WIDTHxHEIGHT (default: drawn)")] = None,
 ) -> None:
     """Render a garden as a synthetic phone photo; its ground truth goes beside it as .json."""
-    if output.suffix.lower() not in IMAGE_SUFFIXES:
-        raise fail(f"{output}: the photo must end in one of {', '.join(IMAGE_SUFFIXES)}")
+    _check_format(output.name, str(output))
     if not output.parent.is_dir():
         raise fail(f"{output.parent}: no such folder")
     ((_, garden),) = _load_all([garden_file])
@@ -186,8 +190,8 @@ def synth_cmd(
 
     from vision.render.synth import synth_batch
 
-    if fmt is not None and fmt.lower() not in FORMATS:
-        raise fail(f"--format: expected jpg, heic, png or webp, got {fmt!r}")
+    if fmt is not None:
+        _check_format(fmt, "--format")
     if out_dir.exists() and not out_dir.is_dir():
         raise fail(f"{out_dir}: exists and is not a folder")
     made = skipped = 0
