@@ -107,6 +107,16 @@ def test_overrides() -> None:
         sample_conditions(1, nonsense=3)
 
 
+def test_camera_override_records_long_side_fov() -> None:
+    """``PhotoConditions.hfov_deg`` is across the long side, for a portrait camera too."""
+    for size in ((1600, 1200), (1200, 1600)):
+        drawn = sample_conditions(5, size=size, hfov_deg=72.0)
+        assert abs(drawn.camera.long_side_fov_deg - 72.0) < 1e-9
+        again = sample_conditions(5, camera=drawn.camera)
+        assert abs(again.hfov_deg - 72.0) < 1e-9
+    assert drawn.camera.hfov_deg < 72.0 - 10  # portrait: the width spans much less
+
+
 def test_render_camera_covers_distortion() -> None:
     for k1 in (-0.08, 0.0, 0.04):
         c = sample_conditions(3, k1=k1, size=(1200, 900))

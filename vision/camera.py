@@ -45,7 +45,15 @@ class Camera:
 
     @property
     def hfov_deg(self) -> float:
+        """Field of view across the image's width."""
         return float(np.degrees(2 * np.arctan(self.width / (2 * self.fx))))
+
+    @property
+    def long_side_fov_deg(self) -> float:
+        """Field of view across the image's long side (the width, or the height of a portrait)."""
+        if self.height > self.width:
+            return float(np.degrees(2 * np.arctan(self.height / (2 * self.fy))))
+        return self.hfov_deg
 
     def to_camera(self, points: np.ndarray) -> np.ndarray:
         """Board-frame points (N, 3) -> camera-frame points (N, 3)."""

@@ -375,8 +375,8 @@ def sample_conditions(seed: int, profile: Profile = REFERENCE, **overrides: Any)
         raise TypeError(f"unknown overrides: {sorted(unknown)}")
     rng = _rngs(seed)
     if "camera" in overrides:
-        cam_fields: dict[str, Any] = dict(camera=overrides["camera"], hfov_deg=overrides["camera"].hfov_deg,
-                                          tries=0)
+        cam = overrides["camera"]
+        cam_fields: dict[str, Any] = dict(camera=cam, hfov_deg=cam.long_side_fov_deg, tries=0)
     else:
         cam_fields = _sample_camera(rng["camera"], {k: v for k, v in overrides.items() if k in CAMERA_KEYS},
                                     profile)
