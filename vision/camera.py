@@ -14,8 +14,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import cv2
 import numpy as np
+
+
+def radial_distort_scale(ru2: np.ndarray, k1: float) -> np.ndarray:
+    """x_d / x_u as a function of r_u^2: 1 + k1 r_u^2 (any broadcastable shape)."""
+    return 1.0 + k1 * ru2
+
+
+def radial_undistort_scale(rd2: np.ndarray, k1: float, iters: int = 6) -> np.ndarray:
+    """x_u / x_d as a function of r_d^2, the inverse of :func:`radial_distort_scale`: Newton's method
+    on the radius, r_d = r_u (1 + k1 r_u^2) (any broadcastable shape)."""
+    rd = np.sqrt(rd2)
+    if not k1:
+        return np.ones_like(rd)
+    ru = rd.copy()
+    for _ in range(iters):
+        ru = ru - (ru * (1 + k1 * ru * ru) - rd) / (1 + 3 * k1 * ru * ru)
+    return np.where(rd > 1e-12, ru / np.maximum(rd, 1e-12), 1.0)
 
 
 @dataclass(frozen=True)
@@ -64,15 +80,23 @@ class Camera:
         pc = self.to_camera(np.atleast_2d(points))
         xy = pc[:, :2] / pc[:, 2:3]
         if distort and self.k1:
-            xy = xy * (1.0 + self.k1 * np.sum(xy * xy, axis=1, keepdims=True))
+            xy = xy * radial_distort_scale(np.sum(xy * xy, axis=1, keepdims=True), self.k1)
         return np.column_stack([self.fx * xy[:, 0] + self.cx, self.fy * xy[:, 1] + self.cy])
+
+    def undistort_normalised(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Distorted pixel coordinates (u, v) (arrays of any broadcastable shapes) -> undistorted
+        normalised coordinates (x_u, y_u), by :func:`radial_undistort_scale`."""
+        xd, yd = (u - self.cx) / self.fx, (v - self.cy) / self.fy
+        s = radial_undistort_scale(xd * xd + yd * yd, self.k1)
+        return xd * s, yd * s
 
     def undistort_pixels(self, px: np.ndarray) -> np.ndarray:
         """Distorted pixel coordinates (N, 2) -> the pixels an ideal pinhole would have seen."""
+        px = np.asarray(px, dtype=np.float64)
         if not self.k1:
-            return np.asarray(px, dtype=np.float64)
-        pts = np.asarray(px, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.undistortPoints(pts, self.K, self.dist, P=self.K).reshape(-1, 2)
+            return px
+        xu, yu = self.undistort_normalised(px[:, 0], px[:, 1])
+        return np.column_stack([xu * self.fx + self.cx, yu * self.fy + self.cy])
 
     def homography(self, z: float = 0.0) -> np.ndarray:
         """The undistorted 3 x 3 homography from board-plane (x, y) at height z to pixels."""

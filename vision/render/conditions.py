@@ -405,32 +405,12 @@ def source_extent(cam: Camera) -> tuple[float, float]:
         np.column_stack([xs, np.zeros(n)]), np.column_stack([xs, np.full(n, h - 1.0)]),
         np.column_stack([np.zeros(n), ys]), np.column_stack([np.full(n, w - 1.0), ys]),
     ])
-    src = undistort_normalised(cam, border)
-    u = src[:, 0] * cam.fx + cam.cx
-    v = src[:, 1] * cam.fy + cam.cy
+    xu, yu = cam.undistort_normalised(border[:, 0], border[:, 1])
+    u = xu * cam.fx + cam.cx
+    v = yu * cam.fy + cam.cy
     mx = max(0.0, -u.min(), u.max() - (w - 1))
     my = max(0.0, -v.min(), v.max() - (h - 1))
     return mx, my
-
-
-def undistort_normalised(cam: Camera, px: np.ndarray) -> np.ndarray:
-    """Distorted pixels (N, 2) -> undistorted normalised coordinates (x_u, y_u), by Newton's method
-    on the radius: r_d = r_u (1 + k1 r_u^2)."""
-    xd = (np.asarray(px, np.float64)[:, 0] - cam.cx) / cam.fx
-    yd = (np.asarray(px, np.float64)[:, 1] - cam.cy) / cam.fy
-    scale = radial_undistort_scale(xd * xd + yd * yd, cam.k1)
-    return np.column_stack([xd * scale, yd * scale])
-
-
-def radial_undistort_scale(rd2: np.ndarray, k1: float, iters: int = 6) -> np.ndarray:
-    """r_u / r_d as a function of r_d^2 for x_d = x_u (1 + k1 r_u^2)."""
-    rd = np.sqrt(rd2)
-    if not k1:
-        return np.ones_like(rd)
-    ru = rd.copy()
-    for _ in range(iters):
-        ru = ru - (ru * (1 + k1 * ru * ru) - rd) / (1 + 3 * k1 * ru * ru)
-    return np.where(rd > 1e-12, ru / np.maximum(rd, 1e-12), 1.0)
 
 
 def render_margin(cond: PhotoConditions) -> tuple[int, int]:

@@ -22,7 +22,6 @@ from vision.profile import linear_to_srgb
 from vision.render.conditions import (
     REFERENCE_LONG_SIDE,
     PhotoConditions,
-    radial_undistort_scale,
     render_camera,
 )
 
@@ -94,9 +93,8 @@ def distortion_maps(render: Camera, cam: Camera) -> tuple[np.ndarray, np.ndarray
     ``render`` (solved exactly on a coarse grid, see :func:`smooth_field`)."""
 
     def source(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        xd, yd = (x - cam.cx) / cam.fx, (y - cam.cy) / cam.fy
-        s = radial_undistort_scale(xd * xd + yd * yd, cam.k1)
-        return np.stack([xd * s * render.fx + render.cx, yd * s * render.fy + render.cy], axis=-1)
+        xu, yu = cam.undistort_normalised(x, y)
+        return np.stack([xu * render.fx + render.cx, yu * render.fy + render.cy], axis=-1)
 
     m = smooth_field(source, cam.width, cam.height, dst=_buffer("maps", (cam.height, cam.width, 2)))
     return m[..., 0], m[..., 1]
