@@ -98,10 +98,17 @@ class Camera:
         xu, yu = self.undistort_normalised(px[:, 0], px[:, 1])
         return np.column_stack([xu * self.fx + self.cx, yu * self.fy + self.cy])
 
+    def plane_homography(self, frame: np.ndarray) -> np.ndarray:
+        """The undistorted 3 x 3 homography from plane coordinates (s, t, 1) to pixels, for the
+        plane whose board-frame points are ``frame @ (s, t, 1)`` (columns u, v, o: the point
+        o + s u + t v): K @ [R u, R v, R o + t]."""
+        H = (self.K @ self.R) @ np.asarray(frame, dtype=np.float64)
+        H[:, 2] += self.K @ self.t
+        return H
+
     def homography(self, z: float = 0.0) -> np.ndarray:
         """The undistorted 3 x 3 homography from board-plane (x, y) at height z to pixels."""
-        Rt = np.column_stack([self.R[:, 0], self.R[:, 1], self.R[:, 2] * z + self.t])
-        return self.K @ Rt
+        return self.plane_homography(np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, z]]))
 
     def with_size(self, width: int, height: int) -> Camera:
         """The same camera for an image scaled to (width, height)."""

@@ -53,17 +53,13 @@ class Frame:
         self.izbuf = np.zeros((h, w), np.float32)
         self.ids = np.zeros((h, w), np.int16)
         self.sid = np.full((h, w), -1, np.int32)  #: index of the solid that owns each pixel centre
-        self.KR = cam.K @ cam.R
-        self.Kt = cam.K @ cam.t
         self.pos = cam.position
 
     def draw_background(self, f: Face, tex: np.ndarray) -> None:
         """The table: the farthest surface everywhere, so no depth test and no depth written."""
-        H = self.KR @ f.tex_frame
-        H[:, 2] += self.Kt
         cv2.warpPerspective(
             tex,
-            H,
+            self.cam.plane_homography(f.tex_frame),
             (self.cam.width, self.cam.height),
             dst=self.img,
             flags=cv2.INTER_LINEAR,
@@ -131,8 +127,7 @@ class Frame:
         full = m & (cov >= 1.0)
         part = np.nonzero(m & (cov < 1.0))
         if tex is not None:
-            H = self.KR @ f.tex_frame
-            H[:, 2] += self.Kt
+            H = cam.plane_homography(f.tex_frame)
             T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
             src = cv2.warpPerspective(
                 tex, T @ H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
@@ -307,7 +302,7 @@ def shade_plane_in_screen(
     cam = frame.cam
     z0 = float(face.verts[0, 2])
     # board xy on the plane -> screen (homogeneous)
-    Hb = np.column_stack([frame.KR[:, 0], frame.KR[:, 1], frame.KR[:, 2] * z0 + frame.Kt])
+    Hb = cam.homography(z0)
     L = light.direction
     if L[2] <= 1e-3:
         return
