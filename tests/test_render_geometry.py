@@ -3,6 +3,7 @@ and the image really shows it there."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -162,3 +163,13 @@ def test_random_conditions_render_with_clutter():
     assert ph.image.shape == (SIZE[1], SIZE[0], 3)
     assert ph.truth["score"] is not None and "total" in ph.truth["score"]
     assert len(ph.truth["pieces"]["tiles"]) == 2
+
+
+def test_board_texture_cache_tells_profiles_apart():
+    """A calibrated profile keeps the reference's name: its board must not come from the cache."""
+    from vision.render.photo import _board_texture
+
+    dark = dataclasses.replace(REFERENCE, board=dataclasses.replace(REFERENCE.board, colour="#202020"))
+    a, b = _board_texture(REFERENCE, "pink", 1.0), _board_texture(dark, "pink", 1.0)
+    assert dark.name == REFERENCE.name and b.mean() < a.mean()
+    assert _board_texture(REFERENCE, "pink", 1.0) is a

@@ -18,11 +18,13 @@ from vision.render import conditions as cnd
 from vision.render.encode import encode_photo, photo_format
 from vision.render.mesh import Face, Solid
 from vision.render.raster import Lighting, render
-from vision.render.scene import build_scene
+from vision.render.scene import board_flower, build_scene
 from vision.render.textures import board_top
 from vision.render.truth import build_truth
 
-_BOARD_CACHE: dict[tuple[str, str, float], np.ndarray] = {}
+#: board textures by (id(profile), flower, ppm); each entry keeps its profile, so an id reused by
+#: another profile is told apart (a Profile holds dicts, so it cannot be a key itself)
+_BOARD_CACHE: dict[tuple[int, str, float], tuple[Profile, np.ndarray]] = {}
 MAX_TABLE_TEXELS = 6000  #: cap on the long side of the table's extent in texels (across the grain)
 
 
@@ -44,12 +46,13 @@ def texture_ppm(cam: Camera, profile: Profile) -> float:
 
 
 def _board_texture(profile: Profile, flower: str, ppm: float) -> np.ndarray:
-    key = (profile.name, flower, ppm)
-    if key not in _BOARD_CACHE:
+    key = (id(profile), flower, ppm)
+    hit = _BOARD_CACHE.get(key)
+    if hit is None or hit[0] is not profile:
         if len(_BOARD_CACHE) > 6:
             _BOARD_CACHE.clear()
-        _BOARD_CACHE[key] = board_top(profile, flower, ppm, np.random.default_rng(7))
-    return _BOARD_CACHE[key]
+        hit = _BOARD_CACHE[key] = (profile, board_top(profile, flower, ppm, np.random.default_rng(7)))
+    return hit[1]
 
 
 def _table_extent(cam: Camera, z: float) -> tuple[np.ndarray, np.ndarray]:
@@ -86,13 +89,13 @@ def _table_solid(cond: Any, rcam: Camera, profile: Profile) -> Solid:
 
 
 def render_linear(
-    garden: Garden, cond: Any, profile: Profile = REFERENCE
+    garden: Garden, cond: Any, profile: Profile = REFERENCE, rcam: Camera | None = None
 ) -> tuple[np.ndarray, np.ndarray, Any]:
-    """The undistorted linear-RGB render from ``render_camera(cond)``, its id buffer and the scene."""
-    rcam = cnd.render_camera(cond)
+    """The undistorted linear-RGB render from ``rcam`` (default ``render_camera(cond)``), its id
+    buffer and the scene."""
+    rcam = cnd.render_camera(cond) if rcam is None else rcam
     ppm = texture_ppm(rcam, profile)
-    rng = np.random.default_rng([cond.seed, 0xB4B1])
-    flower = garden.board_flower or list(profile.flowers)[int(rng.integers(len(profile.flowers)))]
+    flower = board_flower(garden, profile, cond.seed)
     scene = build_scene(
         garden.model_copy(update={"board_flower": flower}),
         profile,
@@ -101,10 +104,8 @@ def render_linear(
         tuple(cond.clutter),
         board_tex=_board_texture(profile, flower, ppm),
     )
-    lt = cond.light
-    light = Lighting(np.asarray(lt.direction, float), float(lt.ambient), float(lt.softness_deg))
+    light = Lighting.from_light(cond.light)
     frame = render(scene.solids, rcam, light, background=_table_solid(cond, rcam, profile))
-    # the table is object 0 in the id buffer; shift nothing (table faces carry obj 0)
     return frame.img, frame.ids, scene
 
 
@@ -121,13 +122,12 @@ def render_photo(
     t0 = time.perf_counter()
     cond = cnd.sample_conditions(seed, profile, **condition_overrides)
     t1 = time.perf_counter()
-    lin, ids, scene = render_linear(garden, cond, profile)
+    rcam = cnd.render_camera(cond)
+    lin, ids, scene = render_linear(garden, cond, profile, rcam)
     t2 = time.perf_counter()
-    image = post.finish_photo(lin, cond)
+    image = post.finish_photo(lin, cond, rcam)
     t3 = time.perf_counter()
-    truth = build_truth(
-        garden, scene, ids, cnd.render_camera(cond), cond.camera, profile, seed, cond.to_dict()
-    )
+    truth = build_truth(garden, scene, ids, rcam, cond.camera, profile, seed, cond.to_dict())
     t4 = time.perf_counter()
     times = {"conditions": t1 - t0, "render": t2 - t1, "post": t3 - t2, "truth": t4 - t3}
     return RenderedPhoto(

@@ -223,10 +223,12 @@ def add_noise(display: np.ndarray, sigma: float, seed: int) -> np.ndarray:
 # -------------------------------------------------------------------------------------- pipeline
 
 
-def _exposed(linear_rgb: np.ndarray, cond: PhotoConditions, scale: float) -> np.ndarray:
+def _exposed(
+    linear_rgb: np.ndarray, cond: PhotoConditions, scale: float, render: Camera | None = None
+) -> np.ndarray:
     """Lens, blur, then gains (white balance, exposure, vignetting) times ``scale``; float32
-    (H, W, 3) at the photo's size, in a work buffer."""
-    render = render_camera(cond)
+    (H, W, 3) at the photo's size, in a work buffer. ``render``: ``render_camera(cond)``."""
+    render = render_camera(cond) if render is None else render
     if linear_rgb.shape[:2] != (render.height, render.width):
         raise ValueError(f"render is {linear_rgb.shape[1]}x{linear_rgb.shape[0]}, "
                          f"expected {render.width}x{render.height} (render_camera(cond))")
@@ -246,9 +248,12 @@ def finish_linear(linear_rgb: np.ndarray, cond: PhotoConditions) -> np.ndarray:
     return _exposed(linear_rgb, cond, 1.0).copy()
 
 
-def finish_photo(linear_rgb: np.ndarray, cond: PhotoConditions) -> np.ndarray:
-    """Linear RGB render from ``render_camera(cond)`` -> the phone photo, uint8 BGR, camera size."""
-    scaled = _exposed(linear_rgb, cond, LUT_SCALE)
+def finish_photo(
+    linear_rgb: np.ndarray, cond: PhotoConditions, render: Camera | None = None
+) -> np.ndarray:
+    """Linear RGB render from ``render`` (default ``render_camera(cond)``) -> the phone photo,
+    uint8 BGR, camera size."""
+    scaled = _exposed(linear_rgb, cond, LUT_SCALE, render)
     display = tone_map_scaled(scaled, out=_buffer("display", scaled.shape))
     out = add_noise(display, cond.noise_sigma, cond.seed)
     return cv2.cvtColor(out, cv2.COLOR_RGB2BGR)

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.camera import Camera
+from vision.render.conditions import Light
 from vision.render.mesh import Face, Solid
 
 
@@ -26,6 +27,11 @@ class Lighting:
     direction: np.ndarray  #: unit vector towards the light (board frame)
     ambient: float  #: 0..1 share of ambient light
     softness_deg: float  #: penumbra angle
+
+    @staticmethod
+    def from_light(light: Light) -> Lighting:
+        """The rasterizer's lighting for a photo's :class:`~vision.render.conditions.Light`."""
+        return Lighting(np.asarray(light.direction, float), float(light.ambient), float(light.softness_deg))
 
     @property
     def norm(self) -> float:

@@ -33,7 +33,6 @@ class PieceTruth:
 class Scene:
     solids: list[Solid]
     objects: list[PieceTruth] = field(default_factory=list)  #: object id = index + 1
-    board_flower: str = "white"
     #: the garden as the photo shows it: the board flower and every tile's symbols filled in where
     #: the input left them unknown (the truth file records this one)
     shown: Garden | None = None
@@ -86,6 +85,15 @@ def _jitter(rng: np.random.Generator, off: float, turn: float) -> tuple[float, f
     return r * np.cos(a), r * np.sin(a), rng.uniform(-turn, turn)
 
 
+def board_flower(garden: Garden, profile: Profile, seed: int) -> str:
+    """The board's flower colour in photo ``seed``: the garden's, or drawn from the seed when the
+    garden leaves it unknown."""
+    if garden.board_flower:
+        return garden.board_flower
+    rng = np.random.default_rng([seed, 0xB4B1])
+    return list(profile.flowers)[int(rng.integers(len(profile.flowers)))]
+
+
 def build_scene(
     garden: Garden,
     profile: Profile,
@@ -94,10 +102,13 @@ def build_scene(
     clutter: tuple = (),
     board_tex: np.ndarray | None = None,
 ) -> Scene:
-    """All solids of the photo. ``ppm``: texture pixels per mm for printed faces."""
+    """All solids of the photo. ``ppm``: texture pixels per mm for printed faces. The garden must
+    name its board flower (:func:`board_flower` fills it in)."""
+    flower = garden.board_flower
+    if not flower:
+        raise ValueError("build_scene needs the garden's board flower: see scene.board_flower()")
     rng = np.random.default_rng([seed, 0xB4B1])
-    flower = garden.board_flower or list(profile.flowers)[int(rng.integers(len(profile.flowers)))]
-    scene = Scene([], board_flower=flower)
+    scene = Scene([])
     _add_board(scene, profile, flower, ppm, rng, board_tex)
     lh = profile.level_height
     index = GardenIndex(garden)
