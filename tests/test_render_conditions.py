@@ -9,12 +9,12 @@ import pytest
 
 from vision.profile import REFERENCE
 from vision.render.conditions import (
-    ZONE_TOP_Z,
     Light,
     PhotoConditions,
     board_in_frame,
     render_camera,
     sample_conditions,
+    zone_top_z,
 )
 from vision.render.table import table_texture
 
@@ -61,7 +61,7 @@ def test_ranges(many: list[PhotoConditions]) -> None:
 def test_whole_board_in_frame(many: list[PhotoConditions]) -> None:
     b = REFERENCE.board
     zone = np.array([[15, 15], [255, 15], [255, 255], [15, 255]], float)
-    zone = np.column_stack([zone, np.full(4, ZONE_TOP_Z)])
+    zone = np.column_stack([zone, np.full(4, zone_top_z(REFERENCE))])
     for c in many:
         uv = c.camera.project(np.vstack([b.corners, zone]))
         assert np.all(uv >= 0) and np.all(uv[:, 0] < c.camera.width) and np.all(uv[:, 1] < c.camera.height)

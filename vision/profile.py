@@ -86,6 +86,8 @@ class TileModel:
     icon_box: float = 14.0
     icon_colour: str = "#3A2A1A"
     blank_flower_diameter: float = 6.0
+    blank_flower_centre: str = "#F2C12E"  #: the centre of the flowers printed on a blank field
+    blank_flower_centre_on_yellow: str = "#C2571F"  #: ... on a yellow tile
     placement_offset: float = 1.5  #: hand placement: centre off by up to this many mm
     placement_turn_deg: float = 3.0  #: ... and turned by up to this many degrees
 
@@ -99,6 +101,7 @@ class PillarModel:
     single_height: float = 20.0
     double_height: float = 42.5
     groove: tuple[float, float] = (20.0, 22.5)  #: darker band on a double pillar, z range
+    placement_offset: float = 0.6  #: hand placement: centre off by up to this many mm
 
 
 @dataclass(frozen=True)
@@ -121,12 +124,17 @@ class DecorationModel:
     bridge_colour: str = "#B5653A"
     bridge_rail_colour: str = "#8A4A2A"
     bridge_rail_width: float = 2.0
+    bridge_rail_lift: float = 1.5  #: the rails stand this far above the deck
     stairs_width: float = 16.0
     stairs_steps: int = 5
     stairs_colour: str = "#9A9A92"
     belvedere_base: float = 14.0
     belvedere_dome: float = 14.0
     belvedere_height: float = 18.0
+    belvedere_slab: float = 2.0  #: thickness of the base slab
+    belvedere_post: float = 2.2  #: width of the four square posts
+    belvedere_post_inset: float = 1.6  #: from the base's edge to a post's centre
+    belvedere_roof: float = 1.0  #: thickness of the roof slab under the dome
     belvedere_post_colour: str = "#EEE7D5"
     belvedere_dome_colour: str = "#2F8F8A"
 

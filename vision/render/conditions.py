@@ -19,11 +19,12 @@ from typing import Any
 
 import numpy as np
 
+from scoring.garden import GRID
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
 
 REFERENCE_LONG_SIDE = 4032  #: blur and motion lengths are given at this long side (12 MP)
-ZONE_TOP_Z = 112.5  #: 5 levels: the building zone's corners at this height must stay in frame
+ZONE_LEVELS = 5  #: the building zone's corners at the height of this many levels must stay in frame
 FRAME_MARGIN = 0.02  #: ... with this margin, as a fraction of the image's short side
 COMMON_SIZES = ((4032, 3024), (4000, 3000), (3264, 2448), (2048, 1536), (1600, 1200),
                 (3840, 2160), (1920, 1080), (4032, 2268))
@@ -157,6 +158,11 @@ def _image_size(rng: np.random.Generator, ov: dict[str, Any]) -> tuple[int, int]
     return (h, w) if portrait else (w, h)
 
 
+def zone_top_z(profile: Profile) -> float:
+    """The height of a :data:`ZONE_LEVELS`-level garden's top."""
+    return ZONE_LEVELS * profile.level_height
+
+
 def _check_points(profile: Profile) -> np.ndarray:
     """Points that must be in frame: board corners (top and bottom face) and the building zone's
     corners at the height of a 5-level garden."""
@@ -164,9 +170,9 @@ def _check_points(profile: Profile) -> np.ndarray:
     top = b.corners
     bottom = top - [0, 0, b.thickness]
     ox, oy = b.grid_origin
-    s = 8 * b.pitch
+    s = GRID * b.pitch
     zone = np.array([[ox, oy], [ox + s, oy], [ox + s, oy + s], [ox, oy + s]], dtype=np.float64)
-    zone = np.column_stack([zone, np.full(4, ZONE_TOP_Z)])
+    zone = np.column_stack([zone, np.full(4, zone_top_z(profile))])
     return np.vstack([top, bottom, zone])
 
 
@@ -297,7 +303,29 @@ def _sample_table(rng: np.random.Generator) -> TableSpec:
     return TableSpec("plain", PLAINS[k], PLAINS[k], seed, rot, 0.0, 0.0, tex)
 
 
-DECORATION_RADII = {"statue": 7.0, "fountain": 25.0, "bridge": 41.0, "stairs": 18.0, "belvedere": 10.0}
+CLUTTER_DECORATIONS = ("statue", "fountain", "bridge", "stairs", "belvedere")
+CLEARANCE_MM = 1.0  #: added to a loose piece's footprint radius
+
+
+def decoration_radius(profile: Profile, kind: str) -> float:
+    """How far a loose decoration reaches from its placement point (the circle around its footprint,
+    as :func:`vision.render.scene` draws it), plus :data:`CLEARANCE_MM`."""
+    d = profile.decoration
+    r = {
+        "statue": d.statue_base[0] / 2,
+        "fountain": max(d.fountain_basin[:2]) / 2,
+        "bridge": math.hypot(d.bridge_deck[0] / 2, d.bridge_deck[1] / 2),
+        # a loose flight of stairs runs one printed cell from its placement point
+        "stairs": math.hypot(profile.board.cell_print, d.stairs_width / 2),
+        "belvedere": d.belvedere_base / math.sqrt(2),
+    }[kind]
+    return r + CLEARANCE_MM
+
+
+def card_radius(profile: Profile) -> float:
+    """How far a loose card reaches from its centre, plus :data:`CLEARANCE_MM`."""
+    return math.hypot(*profile.card.size) / 2 + CLEARANCE_MM
+
 SYMBOLS = ("statue", "fountain", "bridge", "stairs")
 MATERIAL_SYMBOLS = {"clay": 2, "granite": 3, "basalt": 4}
 
@@ -311,8 +339,9 @@ def _clutter_item(rng: np.random.Generator, profile: Profile) -> ClutterItem:
         r = hgt / 2 + 2 if lying else profile.pillar.diameter / 2 + 2
         return ClutterItem("pillar", 0, 0, angle, double=double, lying=lying, radius_mm=r)
     if kind == "decoration":
-        deco = str(rng.choice(list(DECORATION_RADII)))
-        return ClutterItem("decoration", 0, 0, angle, decoration=deco, radius_mm=DECORATION_RADII[deco])
+        deco = str(rng.choice(list(CLUTTER_DECORATIONS)))
+        return ClutterItem("decoration", 0, 0, angle, decoration=deco,
+                           radius_mm=decoration_radius(profile, deco))
     if kind == "tile":
         material = str(rng.choice(list(MATERIAL_SYMBOLS)))
         fields = [None] * 4
@@ -321,8 +350,8 @@ def _clutter_item(rng: np.random.Generator, profile: Profile) -> ClutterItem:
         return ClutterItem("tile", 0, 0, angle, flower=str(rng.choice(list(profile.flowers))),
                            material=material, face_up=bool(rng.random() < 0.6),
                            symbols=((fields[0], fields[1]), (fields[2], fields[3])),
-                           radius_mm=profile.tile.size / math.sqrt(2) + 1)
-    return ClutterItem("card", 0, 0, angle, face_up=bool(rng.random() < 0.5), radius_mm=55.0)
+                           radius_mm=profile.tile.size / math.sqrt(2) + CLEARANCE_MM)
+    return ClutterItem("card", 0, 0, angle, face_up=bool(rng.random() < 0.5), radius_mm=card_radius(profile))
 
 
 def _dist_to_board(x: float, y: float, profile: Profile) -> float:

@@ -115,7 +115,7 @@ def bridge(profile: Profile, pose: Pose, obj: int = 0, segments: int = 8) -> lis
     d = profile.decoration
     L, W = d.bridge_deck
     deck, rail = linear(d.bridge_colour), linear(d.bridge_rail_colour)
-    rw = d.bridge_rail_width
+    rw, lift = d.bridge_rail_width, d.bridge_rail_lift
     xs = np.linspace(-L / 2, L / 2, segments + 1)
 
     def top_z(x):
@@ -142,23 +142,23 @@ def bridge(profile: Profile, pose: Pose, obj: int = 0, segments: int = 8) -> lis
 
     for x0, x1 in zip(xs[:-1], xs[1:], strict=False):
         t0, t1, u0, u1 = top_z(x0), top_z(x1), under_z(x0), under_z(x1)
-        for y0, y1, lift, col in (
-            (-W / 2, -W / 2 + rw, 1.5, rail),
+        for y0, y1, up, col in (
+            (-W / 2, -W / 2 + rw, lift, rail),
             (-W / 2 + rw, W / 2 - rw, 0.0, deck),
-            (W / 2 - rw, W / 2, 1.5, rail),
+            (W / 2 - rw, W / 2, lift, rail),
         ):
-            add([[x0, y0, t0 + lift], [x1, y0, t1 + lift], [x1, y1, t1 + lift], [x0, y1, t0 + lift]],
+            add([[x0, y0, t0 + up], [x1, y0, t1 + up], [x1, y1, t1 + up], [x0, y1, t0 + up]],
                 col, (0, 0, 1))
         for y in (-W / 2, W / 2):  # outer sides of the rails, down to the underside
-            add([[x0, y, u0], [x1, y, u1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]], rail, (0, y, 0))
+            add([[x0, y, u0], [x1, y, u1], [x1, y, t1 + lift], [x0, y, t0 + lift]], rail, (0, y, 0))
         for y in (-W / 2 + rw, W / 2 - rw):  # inner sides of the rails, facing the deck's middle
-            add([[x0, y, t0], [x1, y, t1], [x1, y, t1 + 1.5], [x0, y, t0 + 1.5]], rail, (0, -y, 0))
+            add([[x0, y, t0], [x1, y, t1], [x1, y, t1 + lift], [x0, y, t0 + lift]], rail, (0, -y, 0))
         add([[x0, -W / 2, u0], [x1, -W / 2, u1], [x1, W / 2, u1], [x0, W / 2, u0]], deck * 0.7, (0, 0, -1))
     # one solid: the seams between the deck's segments are inner edges, drawn without gaps
     solids = [Solid(faces, np.vstack([f.verts for f in faces]))]
     for end in (-1, 1):
         x = end * L / 2
-        solids.append(prism(pose, rect(0.01, W, x, 0), 0.0, d.bridge_end_thickness + 1.5, rail, obj=obj))
+        solids.append(prism(pose, rect(0.01, W, x, 0), 0.0, d.bridge_end_thickness + lift, rail, obj=obj))
     return solids
 
 
@@ -181,21 +181,22 @@ def belvedere(profile: Profile, pose: Pose, obj: int = 0) -> list[Solid]:
     b = d.belvedere_base
     r = d.belvedere_dome / 2
     z_dome = d.belvedere_height - r
-    out = [prism(pose, rect(b, b), 0.0, 2.0, post * 0.9, post, obj=obj)]
+    slab, pw, inset, roof = d.belvedere_slab, d.belvedere_post, d.belvedere_post_inset, d.belvedere_roof
+    out = [prism(pose, rect(b, b), 0.0, slab, post * 0.9, post, obj=obj)]
     for sx in (-1, 1):
         for sy in (-1, 1):
             out.append(
                 prism(
                     pose,
-                    rect(2.2, 2.2, sx * (b / 2 - 1.6), sy * (b / 2 - 1.6)),
-                    2.0,
-                    z_dome - 1.0,
+                    rect(pw, pw, sx * (b / 2 - inset), sy * (b / 2 - inset)),
+                    slab,
+                    z_dome - roof,
                     post,
                     post,
                     obj=obj,
                 )
             )
-    out.append(prism(pose, rect(b, b), z_dome - 1.0, z_dome, post, post, post, obj=obj))
+    out.append(prism(pose, rect(b, b), z_dome - roof, z_dome, post, post, post, obj=obj))
     out.append(dome(Pose(pose.R, pose.apply([0, 0, z_dome])), d.belvedere_dome, 0.0, teal, obj=obj))
     return out
 

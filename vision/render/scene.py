@@ -140,7 +140,7 @@ def build_scene(
         for support in pillars(index, t):
             cell, lv, double = support.cell, support.surface, support.kind == "double"
             px, py = profile.cell_centre(*cell)
-            jx, jy, _ = _jitter(rng, 0.6, 0)
+            jx, jy, _ = _jitter(rng, profile.pillar.placement_offset, 0)
             ppose = Pose.at(px + jx, py + jy, lv * lh, rng.uniform(0, 360))
             pid = scene.new_obj(
                 "pillar",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scoring.garden import GRID
 from vision.profile import Profile, rgb, srgb_to_linear
 
 _SHIFT = 4
@@ -181,7 +182,7 @@ def tile_top(
             else:
                 spots = np.array([(-5.5, -4.5), (5.0, -2.5), (-0.5, 6.0)])
                 spots = _rot(spots, quarter + i + j) + rng.uniform(-1.2, 1.2, (3, 2))
-                centre = "#F2C12E" if flower != "yellow" else "#C2571F"
+                centre = t.blank_flower_centre if flower != "yellow" else t.blank_flower_centre_on_yellow
                 for dx, dy in spots:
                     _flower(cv, fx + dx, fy + dy, t.blank_flower_diameter, fc, centre, rng.uniform(0, 72))
     lin = cv.linear()
@@ -201,7 +202,7 @@ def board_top(profile: Profile, flower: str, ppm: float, rng: np.random.Generato
     cv.rect(0, 0, fw, b.depth, b.frame_colour)
     cv.rect(b.width - fw, 0, b.width, b.depth, b.frame_colour)
     ox, oy = b.grid_origin
-    n = 8
+    n = GRID
     gap = b.pitch - b.cell_print
     cv.rect(ox - gap / 2, oy - gap / 2, ox + n * b.pitch + gap / 2, oy + n * b.pitch + gap / 2, b.gap_colour)
     for r in range(n):
