@@ -118,6 +118,20 @@ def test_pillars_under_tile_are_in_truth():
     assert len(pillars) == 4 and all(p["double"] for p in pillars)
 
 
+def test_pillar_truth_anchor_is_halfway_up():
+    """A pillar's centre_px is the projection of its axis' midpoint, single or double."""
+    from vision.render.scene import build_scene
+
+    for level, height in ((1, REFERENCE.pillar.single_height), (2, REFERENCE.pillar.double_height)):
+        g = _garden(Tile(row=3, col=3, level=level, flower="white", symbols=BLANK))
+        scene = build_scene(g, REFERENCE, 5, 1.0)
+        obs = [o for o in scene.objects if o.kind == "pillar"]
+        assert len(obs) == 4
+        for o in obs:
+            base = o.info["level"] * REFERENCE.level_height
+            assert abs(o.anchor3d[2] - (base + height / 2)) < 1e-9
+
+
 def _changed_pixels(a, b, deco: dict, r: int = 8) -> int:
     """Pixels around the piece that differ between two photos (with and without the piece)."""
     u, v = np.round(deco["centre_px"]).astype(int)

@@ -139,6 +139,7 @@ def build_scene(
         scene.solids.append(pieces.tile(profile, pose, tex, material, t.flower, obj_top=top_id, obj=top_id))
         for support in pillars(index, t):
             cell, lv, double = support.cell, support.surface, support.kind == "double"
+            pillar_height = profile.pillar.double_height if double else profile.pillar.single_height
             px, py = profile.cell_centre(*cell)
             jx, jy, _ = _jitter(rng, profile.pillar.placement_offset, 0)
             ppose = Pose.at(px + jx, py + jy, lv * lh, rng.uniform(0, 360))
@@ -150,7 +151,7 @@ def build_scene(
                     "double": double,
                     "under_tile": [t.row, t.col, t.level],
                 },
-                anchor3d=ppose.apply([0, 0, 10.0]),
+                anchor3d=ppose.apply([0, 0, pillar_height / 2]),
             )
             scene.solids.append(pieces.pillar(profile, ppose, double, obj=pid))
     for d in garden.decorations:
