@@ -18,6 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from scoring.files import atomic_write
+
 FORMAT = "babylon-garden/1"
 GRID = 8  #: the building zone is GRID x GRID cells
 MAX_LEVEL = 12  #: far above anything the game's pillars can build; a sanity bound for input
@@ -238,7 +240,4 @@ def load(path: str | Path) -> Garden:
 
 def save(garden: Garden, path: str | Path) -> None:
     """Write atomically: a crash never leaves a half-written file behind."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(garden.to_json() + "\n")
-    tmp.replace(path)
+    atomic_write(path, (garden.to_json() + "\n").encode())

@@ -20,9 +20,10 @@ def rgb(hex_colour: str) -> np.ndarray:
     return np.array([int(h[i : i + 2], 16) / 255.0 for i in (0, 2, 4)], dtype=np.float32)
 
 
-def srgb_to_linear(c: np.ndarray) -> np.ndarray:
-    c = np.asarray(c, dtype=np.float32)
-    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4).astype(np.float32)
+def srgb_to_linear(c: np.ndarray, dtype: type = np.float32) -> np.ndarray:
+    """sRGB (0..1) -> linear light, computed in ``dtype``."""
+    c = np.asarray(c, dtype=dtype)
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4).astype(dtype)
 
 
 def linear_to_srgb(c: np.ndarray) -> np.ndarray:

@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from scoring.garden import GRID
+from scoring.garden import GRID, SYMBOLS
+from scoring.generate import MATERIAL_SYMBOLS
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
 
@@ -326,8 +327,6 @@ def card_radius(profile: Profile) -> float:
     """How far a loose card reaches from its centre, plus :data:`CLEARANCE_MM`."""
     return math.hypot(*profile.card.size) / 2 + CLEARANCE_MM
 
-SYMBOLS = ("statue", "fountain", "bridge", "stairs")
-MATERIAL_SYMBOLS = {"clay": 2, "granite": 3, "basalt": 4}
 
 
 def _clutter_item(rng: np.random.Generator, profile: Profile) -> ClutterItem:

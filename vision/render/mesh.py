@@ -24,6 +24,14 @@ class Face:
     gloss: float = 0.0
 
 
+def newell_normal(verts: np.ndarray) -> np.ndarray:
+    """The unit normal of a planar polygon (N, 3) by Newell's method (robust for any planar polygon,
+    degenerate edges included); counter-clockwise seen from its tip."""
+    n = np.cross(verts, np.roll(verts, -1, axis=0)).sum(axis=0)
+    n /= np.linalg.norm(n) + 1e-12
+    return n
+
+
 @dataclass
 class Solid:
     faces: list[Face]
@@ -37,8 +45,7 @@ class Solid:
         for f in self.faces:
             if not np.any(f.normal):
                 v = f.verts
-                n = np.cross(v, np.roll(v, -1, axis=0)).sum(axis=0)  # Newell: any planar polygon
-                n /= np.linalg.norm(n) + 1e-12
+                n = newell_normal(v)
                 if n @ (v.mean(axis=0) - c) < 0:
                     n = -n
                 f.normal = n

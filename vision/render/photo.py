@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from scoring.files import atomic_write
 from scoring.garden import Garden
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
@@ -147,12 +147,6 @@ def save_photo(photo: RenderedPhoto, path: str | Path) -> Path:
     data = encode_photo(photo.image, fmt, cond.jpeg_quality, orientation)
     truth = dict(photo.truth)
     truth["photo"] = truth["photo"] | {"image_format": fmt, "exif_orientation": orientation}
-    _atomic_write(path, data)
-    _atomic_write(path.with_suffix(".json"), (json.dumps(truth, indent=1) + "\n").encode())
+    atomic_write(path, data)
+    atomic_write(path.with_suffix(".json"), (json.dumps(truth, indent=1) + "\n").encode())
     return path
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.profile import Profile
-from vision.render.mesh import Face, Pose, Solid, circle, dome, ellipse, loft, prism, rect
+from vision.render.mesh import Face, Pose, Solid, circle, dome, ellipse, loft, newell_normal, prism, rect
 from vision.render.textures import linear
 
 TILE_MATERIALS = ("clay", "granite", "basalt", "start")
@@ -23,10 +23,12 @@ def tile(
     flower: str,
     obj_top: int = 0,
     obj: int = 0,
-    face_up: bool = True,
+    receiver: bool = True,
 ) -> Solid:
-    """A terrace tile; ``pose`` puts the local origin at the centre of the top face (z = 0 there)
-    for a tile face up, at the centre of the face that is up otherwise."""
+    """A terrace tile; ``pose`` puts the local origin at the centre of the top face (z = 0 there),
+    whichever side that is (``top_tex``: the garden side, or the underside of a tile lying face
+    down). ``receiver``: cast shadows and occlusion are baked into the top's texture (tiles in the
+    garden); False shades it with one test at its centre, like other faces (loose tiles)."""
     t = profile.tile
     s, th = t.size, t.thickness
     sq = rect(s, s)
@@ -41,11 +43,9 @@ def tile(
         tex=top_tex,
         tex_frame=np.column_stack([u, v, o]),
         obj=obj_top,
-        receiver=True,
+        receiver=receiver,
     )
     bottom = Face(pose.apply(np.column_stack([sq[::-1], np.full(4, -th)])), colour=under, obj=obj)
-    if not face_up:
-        top.receiver = False
     solid.faces += [top, bottom]
     solid.is_tile = True
     return solid.finish()
@@ -134,9 +134,7 @@ def bridge(profile: Profile, pose: Pose, obj: int = 0, segments: int = 8) -> lis
         """A face whose normal points towards ``towards`` (local frame): the deck is arched and
         open-sided, so "away from the centre" would get some of its faces wrong."""
         f = Face(pose.apply(quad), colour=colour, obj=obj)
-        v = f.verts
-        n = np.cross(v, np.roll(v, -1, axis=0)).sum(axis=0)
-        n /= np.linalg.norm(n) + 1e-12
+        n = newell_normal(f.verts)
         f.normal = n if n @ (pose.R @ np.asarray(towards, float)) >= 0 else -n
         faces.append(f)
 

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.camera import Camera
-from vision.profile import linear_to_srgb
+from vision.profile import linear_to_srgb, srgb_to_linear
 from vision.render.conditions import (
     REFERENCE_LONG_SIDE,
     PhotoConditions,
@@ -39,7 +39,7 @@ def kelvin_to_rgb(kelvin: float) -> np.ndarray:
         g = 288.1221695283 * (t - 60) ** -0.0755148492
     b = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.5177312231 * math.log(t - 10) - 305.0447927307)
     srgb = np.clip(np.array([r, g, b]) / 255.0, 1e-3, 1.0)
-    lin = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    lin = srgb_to_linear(srgb, np.float64)
     return (lin / lin[1]).astype(np.float32)
 
 

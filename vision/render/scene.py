@@ -8,15 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from scoring.garden import Decoration, Garden, Tile
+from scoring.garden import SYMBOLS, Decoration, Garden, Tile
+from scoring.generate import MATERIAL_SYMBOLS
 from scoring.support import GardenIndex, Support
 from vision.profile import Profile
 from vision.render import pieces
 from vision.render.mesh import Face, Pose, Solid, rect
 from vision.render.textures import board_top, card_back, flat, linear, tile_top
 
-MATERIAL_BY_SYMBOLS = {2: "clay", 3: "granite", 4: "basalt"}
-SYMBOL_NAMES = ("statue", "fountain", "bridge", "stairs")
+MATERIAL_BY_SYMBOLS = {n: m for m, n in MATERIAL_SYMBOLS.items()}  #: symbol count -> tile material
 
 
 @dataclass
@@ -75,7 +75,7 @@ def plausible_symbols(rng: np.random.Generator, garden: Garden, tile: Tile):
         if sum(x is not None for row in grid for x in row) >= n:
             break
         if grid[r][c] is None:
-            grid[r][c] = SYMBOL_NAMES[int(rng.integers(4))]
+            grid[r][c] = SYMBOLS[int(rng.integers(len(SYMBOLS)))]
     return (tuple(grid[0]), tuple(grid[1]))
 
 
@@ -186,6 +186,15 @@ def _add_board(
     scene.solids.append(solid.finish())
 
 
+#: builders of the decorations that stand on fields (stairs are built from their run and rise)
+_BUILD = {
+    "statue": pieces.statue,
+    "fountain": pieces.fountain,
+    "bridge": pieces.bridge,
+    "belvedere": pieces.belvedere,
+}
+
+
 def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.random.Generator) -> None:
     dm = profile.decoration
     lh = profile.level_height
@@ -233,13 +242,7 @@ def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.rando
     place = {"pos_board_mm": [round(cx + dx, 4), round(cy + dy, 4)],
              "rotation_deg": round(base_ang + turn, 4)}
     oid = scene.new_obj("decoration", info | place, anchor3d=anchor)
-    build = {
-        "statue": pieces.statue,
-        "fountain": pieces.fountain,
-        "bridge": pieces.bridge,
-        "belvedere": pieces.belvedere,
-    }[d.kind]
-    scene.solids += build(profile, pose, obj=oid)
+    scene.solids += _BUILD[d.kind](profile, pose, obj=oid)
 
 
 def _add_clutter(scene: Scene, profile: Profile, item: Any, ppm: float, rng: np.random.Generator) -> None:
@@ -265,13 +268,7 @@ def _add_clutter(scene: Scene, profile: Profile, item: Any, ppm: float, rng: np.
                 profile, Pose.at(x, y, z, ang), profile.level_height, profile.board.cell_print
             )
         else:
-            build = {
-                "statue": pieces.statue,
-                "fountain": pieces.fountain,
-                "bridge": pieces.bridge,
-                "belvedere": pieces.belvedere,
-            }[kind_d]
-            scene.solids += build(profile, pose)
+            scene.solids += _BUILD[kind_d](profile, pose)
     elif kind == "tile":
         flower = item.flower or "white"
         material = item.material or "clay"
@@ -286,9 +283,9 @@ def _add_clutter(scene: Scene, profile: Profile, item: Any, ppm: float, rng: np.
                 min(ppm, 4.0),
                 rng,
             )
-        s = pieces.tile(profile, Pose.at(x, y, z + th, ang), tex, material, flower)
-        s.faces[-2].receiver = False
-        scene.solids.append(s)
+        scene.solids.append(
+            pieces.tile(profile, Pose.at(x, y, z + th, ang), tex, material, flower, receiver=False)
+        )
     elif kind == "card":
         scene.solids.append(
             pieces.card(profile, Pose.at(x, y, z, ang), card_back(profile, min(ppm, 6.0), rng))

@@ -13,8 +13,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.profile import rgb, srgb_to_linear
 from vision.render.conditions import TableSpec
+from vision.render.textures import linear
 
 Extent = tuple[float, float, float, float]
 
@@ -80,10 +80,6 @@ class _Grid:
                               borderMode=cv2.BORDER_REFLECT)
 
 
-def _lin(hex_colour: str) -> np.ndarray:
-    return srgb_to_linear(rgb(hex_colour))
-
-
 def _shade_mix(a: np.ndarray, b: np.ndarray, t: np.ndarray, shade: np.ndarray) -> np.ndarray:
     """(a + (b - a) t) shade per pixel -> (H, W, 3) float32, in one cv2.transform pass."""
     t = np.clip(t, 0.0, 1.0, out=t)
@@ -117,7 +113,8 @@ def _per_band(w: np.ndarray, period: float, seed: int, n: int) -> list[np.ndarra
 
 
 def _wood(spec: TableSpec, g: _Grid) -> np.ndarray:
-    a, b, sd, rot, tex = _lin(spec.colour_a), _lin(spec.colour_b), spec.seed, spec.rotation_deg, spec.texture
+    a, b = linear(spec.colour_a), linear(spec.colour_b)
+    sd, rot, tex = spec.seed, spec.rotation_deg, spec.texture
     u, v = g.rotated(rot)  # on the plank-aligned grid: u varies along columns only, v along rows
     if g.angle == rot:  # per-plank values and seams are functions of the row only
         u, v = np.ascontiguousarray(u[:1]), np.ascontiguousarray(v[:, :1])
@@ -147,7 +144,8 @@ def _wood(spec: TableSpec, g: _Grid) -> np.ndarray:
 
 
 def _cloth(spec: TableSpec, g: _Grid) -> np.ndarray:
-    a, b, sd, rot, tex = _lin(spec.colour_a), _lin(spec.colour_b), spec.seed, spec.rotation_deg, spec.texture
+    a, b = linear(spec.colour_a), linear(spec.colour_b)
+    sd, rot, tex = spec.seed, spec.rotation_deg, spec.texture
     if spec.check_mm > 0:
         u, v = g.rotated(rot)
         if g.angle == rot:  # checks: one function of the column plus one of the row
@@ -169,7 +167,7 @@ def _cloth(spec: TableSpec, g: _Grid) -> np.ndarray:
 
 
 def _plain(spec: TableSpec, g: _Grid) -> np.ndarray:
-    a, sd, tex = _lin(spec.colour_a), spec.seed, spec.texture
+    a, sd, tex = linear(spec.colour_a), spec.seed, spec.texture
     speck = g.noise(sd + 31, 1.5, 1.5)
     mottle = g.noise(sd + 32, 30.0, 30.0)
     wash = g.noise(sd + 33, 500.0, 500.0)

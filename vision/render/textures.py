@@ -100,6 +100,13 @@ class _Canvas:
             self.img, [self._p(pts).reshape(-1, 1, 2)], False, _bgr8(colour), t, cv2.LINE_AA, _SHIFT
         )
 
+    def frame(self, x0: float, y0: float, x1: float, y1: float, width: float, colour: str) -> None:
+        """A border ``width`` mm wide just inside the rectangle (x0, y0)-(x1, y1)."""
+        self.rect(x0, y0, x1, y0 + width, colour)
+        self.rect(x0, y1 - width, x1, y1, colour)
+        self.rect(x0, y0, x0 + width, y1, colour)
+        self.rect(x1 - width, y0, x1, y1, colour)
+
     def linear(self, rng: np.random.Generator | None = None, amount: float = 0.0) -> np.ndarray:
         lin = _to_linear(self.img)
         if rng is not None and amount > 0:
@@ -197,10 +204,7 @@ def board_top(profile: Profile, flower: str, ppm: float, rng: np.random.Generato
     b = profile.board
     cv = _Canvas(b.width, b.depth, ppm, b.colour)
     fw = b.frame_width
-    cv.rect(0, 0, b.width, fw, b.frame_colour)
-    cv.rect(0, b.depth - fw, b.width, b.depth, b.frame_colour)
-    cv.rect(0, 0, fw, b.depth, b.frame_colour)
-    cv.rect(b.width - fw, 0, b.width, b.depth, b.frame_colour)
+    cv.frame(0, 0, b.width, b.depth, fw, b.frame_colour)
     ox, oy = b.grid_origin
     n = GRID
     gap = b.pitch - b.cell_print
@@ -242,10 +246,7 @@ def card_back(profile: Profile, ppm: float, rng: np.random.Generator) -> np.ndar
     for k in range(-30, 30):
         x = k * 4.0
         cv.line([(c.border + x, c.border), (c.border + x + h, c.border + h)], 0.8, c.back_pattern_colour)
-    cv.rect(0, 0, w, c.border, c.border_colour)
-    cv.rect(0, h - c.border, w, h, c.border_colour)
-    cv.rect(0, 0, c.border, h, c.border_colour)
-    cv.rect(w - c.border, 0, w, h, c.border_colour)
+    cv.frame(0, 0, w, h, c.border, c.border_colour)
     return cv.linear(rng, 0.02)
 
 
