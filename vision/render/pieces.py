@@ -8,8 +8,6 @@ from vision.profile import Profile
 from vision.render.mesh import Face, Pose, Solid, circle, dome, ellipse, loft, newell_normal, prism, rect
 from vision.render.textures import linear
 
-TILE_MATERIALS = ("clay", "granite", "basalt", "start")
-
 
 def underside_hex(profile: Profile, material: str, flower: str) -> str:
     return profile.flowers[flower] if material == "start" else profile.tile.underside[material]
@@ -168,7 +166,7 @@ def stairs(profile: Profile, pose: Pose, rise: float, run: float, obj: int = 0) 
     step = run / n
     out = []
     for i in range(n):
-        poly = rect(step if i < n - 1 else step, d.stairs_width, (i + 0.5) * step, 0)
+        poly = rect(step, d.stairs_width, (i + 0.5) * step, 0)
         out.append(prism(pose, poly, 0.0, rise * (i + 1) / n, c * 0.85, c, obj=obj))
     return out
 

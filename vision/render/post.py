@@ -56,11 +56,6 @@ def channel_gain(cond: PhotoConditions) -> np.ndarray:
     return cast * np.float32(2.0**cond.exposure_ev)
 
 
-def vignette_gain(width: int, height: int, cam: Camera, amount: float) -> np.ndarray:
-    """(H, W) gain 1 - amount (r / r_corner)^2, r from the principal point."""
-    return smooth_field(lambda x, y: _vignette(x, y, cam, amount), width, height)
-
-
 def _vignette(x: np.ndarray, y: np.ndarray, cam: Camera, amount: float) -> np.ndarray:
     w, h = cam.width, cam.height
     rc2 = max((u - cam.cx) ** 2 + (v - cam.cy) ** 2 for u in (0, w - 1) for v in (0, h - 1))
@@ -184,11 +179,6 @@ def tone_map_scaled(scaled: np.ndarray, out: np.ndarray | None = None) -> np.nda
     dst = out.reshape(h, -1) if out is not None else None
     res = cv2.remap(_LUT, flat, zeros, cv2.INTER_NEAREST, dst=dst, borderMode=cv2.BORDER_REPLICATE)
     return res.reshape(scaled.shape)
-
-
-def tone_map(lin: np.ndarray) -> np.ndarray:
-    """Linear RGB (H, W, 3) float32 -> display sRGB 0..255 float32."""
-    return tone_map_scaled(np.ascontiguousarray(lin, np.float32) * np.float32(LUT_SCALE))
 
 
 def _randn_rows(out: np.ndarray, seed: int, sigma: float) -> None:

@@ -52,10 +52,10 @@ class Lighting:
 class Frame:
     """Colour, inverse-depth and object-id buffers for one camera."""
 
-    def __init__(self, cam: Camera, background: np.ndarray | None = None) -> None:
+    def __init__(self, cam: Camera) -> None:
         self.cam = cam
         h, w = cam.height, cam.width
-        self.img = background if background is not None else np.zeros((h, w, 3), np.float32)
+        self.img = np.zeros((h, w, 3), np.float32)
         self.izbuf = np.zeros((h, w), np.float32)
         self.ids = np.zeros((h, w), np.int16)
         self.sid = np.full((h, w), -1, np.int32)  #: index of the solid that owns each pixel centre

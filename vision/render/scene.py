@@ -13,7 +13,7 @@ from scoring.generate import MATERIAL_SYMBOLS
 from scoring.support import GardenIndex, Support
 from vision.profile import Profile
 from vision.render import pieces
-from vision.render.mesh import Face, Pose, Solid, rect
+from vision.render.mesh import Face, Pose, Solid, rect, rot_z
 from vision.render.textures import board_top, card_back, flat, linear, tile_top
 
 MATERIAL_BY_SYMBOLS = {n: m for m, n in MATERIAL_SYMBOLS.items()}  #: symbol count -> tile material
@@ -253,20 +253,16 @@ def _add_clutter(scene: Scene, profile: Profile, item: Any, ppm: float, rng: np.
         if item.lying:
             r = profile.pillar.diameter / 2
             h = profile.pillar.double_height if item.double else profile.pillar.single_height
-            from vision.render.mesh import rot_x, rot_z
-
-            R = rot_z(ang) @ np.array([[0, 0, 1.0], [0, 1.0, 0], [-1.0, 0, 0]]) @ rot_x(0)
+            R = rot_z(ang) @ np.array([[0, 0, 1.0], [0, 1.0, 0], [-1.0, 0, 0]])  # axis along local x
             pose = Pose(R, np.array([x, y, z + r]) - R @ np.array([0, 0, h / 2]))
         else:
             pose = Pose.at(x, y, z, ang)
         scene.solids.append(pieces.pillar(profile, pose, item.double))
-    elif kind in ("decoration", "deco"):
-        kind_d = getattr(item, "decoration", "") or "statue"
+    elif kind == "decoration":
+        kind_d = item.decoration or "statue"
         pose = Pose.at(x, y, z, ang)
         if kind_d == "stairs":
-            scene.solids += pieces.stairs(
-                profile, Pose.at(x, y, z, ang), profile.level_height, profile.board.cell_print
-            )
+            scene.solids += pieces.stairs(profile, pose, profile.level_height, profile.board.cell_print)
         else:
             scene.solids += _BUILD[kind_d](profile, pose)
     elif kind == "tile":

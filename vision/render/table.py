@@ -215,8 +215,6 @@ def table_texture(spec: TableSpec, extent_mm: Extent, mm_per_px: float) -> np.nd
     """Linear RGB float32 (H, W, 3) of the table over ``extent_mm`` = (x0, y0, x1, y1) in the board
     plane: pixel (row, col) shows the point (x0 + (col + 0.5) mm_per_px, y0 + (row + 0.5) mm_per_px);
     W = ceil((x1 - x0) / mm_per_px), H likewise. (Resampled from :func:`table_texture_uv`.)"""
-    if isinstance(extent_mm, (int, float)):  # tolerate (spec, mm_per_px, extent)
-        extent_mm, mm_per_px = mm_per_px, extent_mm  # type: ignore[assignment]
     tex, frame = table_texture_uv(spec, extent_mm, float(mm_per_px))
     dst = _Grid(extent_mm, float(mm_per_px))
     f3 = np.vstack([frame, [0, 0, 1]])
