@@ -187,3 +187,12 @@ def test_board_texture_cache_tells_profiles_apart():
     a, b = _board_texture(REFERENCE, "pink", 1.0), _board_texture(dark, "pink", 1.0)
     assert dark.name == REFERENCE.name and b.mean() < a.mean()
     assert _board_texture(REFERENCE, "pink", 1.0) is a
+
+
+def test_synth_batch_skips_with_the_image_path(tmp_path):
+    from vision.render.synth import synth_batch
+
+    first = list(synth_batch(3, 1, tmp_path, "png", size=SIZE))
+    again = list(synth_batch(3, 1, tmp_path, "png", size=SIZE))
+    assert first[0][2] and not again[0][2]
+    assert again[0][1] == first[0][1] and again[0][1].suffix == ".png"

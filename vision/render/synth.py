@@ -34,17 +34,27 @@ def synth_photo(seed: int, out_dir: Path, fmt: str | None = None, **overrides: A
     return save_photo(photo, synth_stem(out_dir, seed).with_suffix(SUFFIXES[fmt]))
 
 
+def _existing_image(stem: Path) -> Path | None:
+    """The photo already written at ``stem`` (any of the formats' suffixes), if any."""
+    for suffix in dict.fromkeys(SUFFIXES.values()):
+        if stem.with_suffix(suffix).exists():
+            return stem.with_suffix(suffix)
+    return None
+
+
 def synth_batch(
     first_seed: int, n: int, out_dir: Path, fmt: str | None = None, overwrite: bool = False,
     **overrides: Any,
 ) -> Iterator[tuple[int, Path, bool]]:
     """Yield (seed, image path, rendered?) for seeds first_seed .. first_seed + n - 1. A photo whose
     truth exists already is skipped unless ``overwrite`` (the truth is written last): an
-    interrupted batch resumes where it stopped."""
+    interrupted batch resumes where it stopped. A skipped photo's image path is the one beside its
+    truth, whatever its format (a truth with no photo beside it is rendered again)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for seed in range(first_seed, first_seed + n):
-        truth = synth_stem(out_dir, seed).with_suffix(".json")
-        if not overwrite and truth.exists():
-            yield seed, truth, False
+        stem = synth_stem(out_dir, seed)
+        image = _existing_image(stem) if stem.with_suffix(".json").exists() else None
+        if not overwrite and image is not None:
+            yield seed, image, False
             continue
         yield seed, synth_photo(seed, out_dir, fmt, **overrides), True
