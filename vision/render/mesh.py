@@ -96,9 +96,9 @@ def rect(w: float, h: float, cx: float = 0.0, cy: float = 0.0) -> np.ndarray:
 def loft(
     pose: Pose,
     rings: list[tuple[np.ndarray, float]],
-    side,
-    top=None,
-    bottom=None,
+    side: np.ndarray,
+    top: np.ndarray | None = None,
+    bottom: np.ndarray | None = None,
     bands: list[tuple[float, float, np.ndarray]] | None = None,
     obj: int = 0,
 ) -> Solid:
@@ -148,13 +148,28 @@ def _ring_at(rings: list[tuple[np.ndarray, float]], z: float) -> np.ndarray:
 
 
 def prism(
-    pose: Pose, poly: np.ndarray, z0: float, z1: float, side, top=None, bottom=None, obj: int = 0, bands=None
+    pose: Pose,
+    poly: np.ndarray,
+    z0: float,
+    z1: float,
+    side: np.ndarray,
+    top: np.ndarray | None = None,
+    bottom: np.ndarray | None = None,
+    obj: int = 0,
+    bands: list[tuple[float, float, np.ndarray]] | None = None,
 ) -> Solid:
     return loft(pose, [(poly, z0), (poly, z1)], side, top, bottom, bands=bands, obj=obj)
 
 
 def dome(
-    pose: Pose, d: float, z0: float, colour, n: int = 24, stacks: int = 7, full: bool = False, obj: int = 0
+    pose: Pose,
+    d: float,
+    z0: float,
+    colour: np.ndarray,
+    n: int = 24,
+    stacks: int = 7,
+    full: bool = False,
+    obj: int = 0,
 ) -> Solid:
     """A hemisphere (or a sphere with ``full``) of diameter d whose equator is at z0 (sphere: centre)."""
     lat = np.linspace(-np.pi / 2 if full else 0, np.pi / 2, stacks + 1)

@@ -18,7 +18,7 @@ from vision.render import conditions as cnd
 from vision.render.encode import encode_photo, photo_format
 from vision.render.mesh import Face, Solid
 from vision.render.raster import Lighting, render
-from vision.render.scene import board_flower, build_scene
+from vision.render.scene import Scene, board_flower, build_scene
 from vision.render.textures import board_top
 from vision.render.truth import build_truth
 
@@ -32,7 +32,7 @@ MAX_TABLE_TEXELS = 6000  #: cap on the long side of the table's extent in texels
 class RenderedPhoto:
     image: np.ndarray  #: uint8 BGR, the photo at ``cond.camera``'s size
     truth: dict[str, Any]
-    conditions: Any
+    conditions: cnd.PhotoConditions
     linear: np.ndarray | None = None  #: the undistorted linear render (render camera), if kept
     ids: np.ndarray | None = None  #: object ids per render pixel (``truth`` objects), if kept
     timings: dict[str, float] = field(default_factory=dict)
@@ -67,7 +67,7 @@ def _table_extent(cam: Camera, z: float) -> tuple[np.ndarray, np.ndarray]:
     return pts.min(axis=0) - 5, pts.max(axis=0) + 5
 
 
-def _table_solid(cond: Any, rcam: Camera, profile: Profile) -> Solid:
+def _table_solid(cond: cnd.PhotoConditions, rcam: Camera, profile: Profile) -> Solid:
     """The table: one horizontal receiver face textured on the table's own (turned, for wood
     anisotropic) grid, at the board's texel density where the cap allows."""
     from vision.render import table
@@ -89,8 +89,8 @@ def _table_solid(cond: Any, rcam: Camera, profile: Profile) -> Solid:
 
 
 def render_linear(
-    garden: Garden, cond: Any, profile: Profile = REFERENCE, rcam: Camera | None = None
-) -> tuple[np.ndarray, np.ndarray, Any]:
+    garden: Garden, cond: cnd.PhotoConditions, profile: Profile = REFERENCE, rcam: Camera | None = None
+) -> tuple[np.ndarray, np.ndarray, Scene]:
     """The undistorted linear-RGB render from ``rcam`` (default ``render_camera(cond)``), its id
     buffer and the scene."""
     rcam = cnd.render_camera(cond) if rcam is None else rcam

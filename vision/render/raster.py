@@ -210,7 +210,13 @@ def _hull_data(solids: list[Solid]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def receiver_shading(
-    face: Face, owner: int, solids: list[Solid], light: Lighting, bounds, tiles, scale: int = 2
+    face: Face,
+    owner: int,
+    solids: list[Solid],
+    light: Lighting,
+    bounds: tuple[np.ndarray, np.ndarray, np.ndarray],
+    tiles: list[tuple[Solid, int]],
+    scale: int = 2,
 ) -> np.ndarray:
     """Shading factor (shadow + occlusion under tiles) over a horizontal receiver's texture grid, at
     1/``scale`` of its resolution; returns an (h, w) float32 map at full texture size."""
@@ -440,7 +446,7 @@ def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
 
 
 def point_light_tests(
-    points: np.ndarray, light: Lighting, tiles, owners: np.ndarray | None = None
+    points: np.ndarray, light: Lighting, tiles: list[tuple[Solid, int]], owners: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """(lit, ambient occlusion) for points (N, 3): lit = 0 when a terrace tile above blocks the key
     light; ao < 1 when a tile hangs over the point."""

@@ -13,10 +13,15 @@ from scoring.generate import MATERIAL_SYMBOLS
 from scoring.support import GardenIndex, Support
 from vision.profile import Profile
 from vision.render import pieces
+from vision.render.conditions import ClutterItem
 from vision.render.mesh import Face, Pose, Solid, rect, rot_z
 from vision.render.textures import board_top, card_back, flat, linear, tile_top
 
 MATERIAL_BY_SYMBOLS = {n: m for m, n in MATERIAL_SYMBOLS.items()}  #: symbol count -> tile material
+
+
+#: a tile's 2 x 2 field symbols seen from above (None: a blank field)
+Symbols = tuple[tuple[str | None, str | None], tuple[str | None, str | None]]
 
 
 @dataclass
@@ -60,7 +65,7 @@ def tile_material(tile: Tile, board_flower: str, rng: np.random.Generator) -> st
     return MATERIAL_BY_SYMBOLS.get(n, "clay" if n < 2 else "basalt")
 
 
-def plausible_symbols(rng: np.random.Generator, garden: Garden, tile: Tile):
+def plausible_symbols(rng: np.random.Generator, garden: Garden, tile: Tile) -> Symbols:
     """Symbols for a tile whose symbols are unknown: the decorations on it, then random ones."""
     grid = [[None, None], [None, None]]
     for d in garden.decorations:
@@ -99,7 +104,7 @@ def build_scene(
     profile: Profile,
     seed: int,
     ppm: float,
-    clutter: tuple = (),
+    clutter: tuple[ClutterItem, ...] = (),
     board_tex: np.ndarray | None = None,
 ) -> Scene:
     """All solids of the photo. ``ppm``: texture pixels per mm for printed faces. The garden must
@@ -245,7 +250,9 @@ def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.rando
     scene.solids += _BUILD[d.kind](profile, pose, obj=oid)
 
 
-def _add_clutter(scene: Scene, profile: Profile, item: Any, ppm: float, rng: np.random.Generator) -> None:
+def _add_clutter(
+    scene: Scene, profile: Profile, item: ClutterItem, ppm: float, rng: np.random.Generator
+) -> None:
     z = -profile.board.thickness
     kind = item.kind
     x, y, ang = item.x_mm, item.y_mm, item.angle_deg

@@ -7,6 +7,8 @@ the cardboard is multiplied in. ``ppm`` is texture pixels per millimetre.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -164,7 +166,12 @@ def _flower(cv: _Canvas, x: float, y: float, d: float, colour: str, centre: str,
 
 
 def tile_top(
-    profile: Profile, flower: str, symbols, ppm: float, rng: np.random.Generator, quarter: int = 0
+    profile: Profile,
+    flower: str,
+    symbols: Sequence[Sequence[str | None]] | None,
+    ppm: float,
+    rng: np.random.Generator,
+    quarter: int = 0,
 ) -> np.ndarray:
     """The garden side of a terrace tile, seen from above in board orientation (rows = board y)."""
     t = profile.tile
