@@ -128,6 +128,14 @@ class PhotoConditions:
 # ----------------------------------------------------------------------------------- sampling
 
 
+def random_in_disc(rng: np.random.Generator, radius: float, scale: float = 1.0) -> tuple[float, float]:
+    """A uniformly random point in the disc of ``radius`` (times ``scale``) around the origin: two
+    draws, the radius then the angle."""
+    r = radius * math.sqrt(rng.random()) * scale
+    a = rng.uniform(0.0, 2 * math.pi)
+    return r * math.cos(a), r * math.sin(a)
+
+
 def _rngs(seed: int) -> dict[str, np.random.Generator]:
     names = ("camera", "light", "post", "table", "clutter")
     kids = np.random.SeedSequence(seed).spawn(len(names))
@@ -218,9 +226,8 @@ def _sample_camera(rng: np.random.Generator, ov: dict[str, Any], profile: Profil
     centre = np.array([profile.board.width / 2, profile.board.depth / 2])
     for tries in range(1, 2001):
         roll = float(ov.get("roll_deg", rng.uniform(0.0, 360.0)))
-        rad = 60.0 * math.sqrt(rng.random()) * max(0.2, 1.0 - tries / 50)
-        ang = rng.uniform(0.0, 2 * math.pi)
-        aim = tuple(ov.get("aim_mm", centre + rad * np.array([math.cos(ang), math.sin(ang)])))
+        off = random_in_disc(rng, 60.0, max(0.2, 1.0 - tries / 50))
+        aim = tuple(ov.get("aim_mm", centre + np.array(off)))
         u = rng.random()
 
         def cam_at(hgt: float, roll: float = roll, aim: tuple = aim) -> Camera:

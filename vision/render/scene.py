@@ -13,7 +13,7 @@ from scoring.generate import MATERIAL_SYMBOLS
 from scoring.support import GardenIndex, Support
 from vision.profile import Profile
 from vision.render import pieces
-from vision.render.conditions import ClutterItem
+from vision.render.conditions import ClutterItem, random_in_disc
 from vision.render.mesh import Face, Pose, Solid, rect, rot_z
 from vision.render.textures import board_top, card_back, flat, linear, tile_top
 
@@ -85,9 +85,8 @@ def plausible_symbols(rng: np.random.Generator, garden: Garden, tile: Tile) -> S
 
 
 def _jitter(rng: np.random.Generator, off: float, turn: float) -> tuple[float, float, float]:
-    r = off * np.sqrt(rng.random())
-    a = rng.uniform(0, 2 * np.pi)
-    return r * np.cos(a), r * np.sin(a), rng.uniform(-turn, turn)
+    dx, dy = random_in_disc(rng, off)
+    return dx, dy, rng.uniform(-turn, turn)
 
 
 def board_flower(garden: Garden, profile: Profile, seed: int) -> str:
