@@ -25,7 +25,6 @@ from vision.render.truth import build_truth
 #: board textures by (id(profile), flower, ppm); each entry keeps its profile, so an id reused by
 #: another profile is told apart (a Profile holds dicts, so it cannot be a key itself)
 _BOARD_CACHE: dict[tuple[int, str, float], tuple[Profile, np.ndarray]] = {}
-MAX_TABLE_TEXELS = 6000  #: cap on the long side of the table's extent in texels (across the grain)
 
 
 @dataclass
@@ -74,7 +73,7 @@ def _table_solid(cond: cnd.PhotoConditions, rcam: Camera, profile: Profile) -> S
 
     z = -profile.board.thickness
     lo, hi = _table_extent(rcam, z)
-    mm_per_px = max(1.0 / texture_ppm(rcam, profile), float((hi - lo).max()) / MAX_TABLE_TEXELS)
+    mm_per_px = 1.0 / texture_ppm(rcam, profile)  # table.MAX_TEXELS caps the cost
     tex, fr = table.table_texture_uv(
         cond.table, (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), mm_per_px
     )
