@@ -64,6 +64,8 @@ def main(n: int = 2000) -> None:
     decorations = [len(g.decorations) for g in gardens]
     print(f"\nmedian decorations {statistics.median(decorations)}, "
           f"median tiles {statistics.median(len(g.tiles) for g in gardens)}")
+    three = sum(any(d.kind == "belvedere" for d in g.decorations) for g in gardens) / n
+    print(f"gardens with a tile on 3 supports (a belvedere): {three:.0%}")
     findings = Counter((f.severity, f.rule) for g in gardens for f in check(g))
     print("checker findings:", dict(findings) or "none")
 
