@@ -32,8 +32,7 @@ TILES_PER_FLOWER = 4  #: per material
 MISMATCH_RATE = 0.03  #: decorations put on a non-matching field (a round marker allows it)
 VOLUNTARY_BELVEDERE = 0.08  #: chance a fully supportable tile is still set on 3 pillars
 START_TILE_FIRST = 0.85  #: otherwise the garden has no start tile
-DECORATION_KINDS: tuple[str, ...] = ("statue", "fountain", "bridge", "stairs")
-DECORATION_WEIGHTS: tuple[float, ...] = (3.0, 2.5, 2.5, 2.5)
+DECORATION_WEIGHTS: tuple[float, ...] = (3.0, 2.5, 2.5, 2.5)  #: statue, fountain, bridge, stairs (SYMBOLS)
 
 # how one field under a new tile can carry it
 _SINGLE, _DOUBLE, _STATUE, _NONE = 0, 1, 2, 3
@@ -297,7 +296,7 @@ class _Builder:
     def try_decoration(self) -> bool:
         if len(self.pieces) >= MAX_DECORATIONS:
             return False
-        kind = self.rng.choices(DECORATION_KINDS, DECORATION_WEIGHTS)[0]
+        kind = self.rng.choices(SYMBOLS, DECORATION_WEIGHTS)[0]
         mismatch = self.rng.random() < MISMATCH_RATE
         places = self.candidates(kind, mismatch)
         if not places:
