@@ -18,21 +18,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from scoring.facts import CELLS_PER_KIND, GRID, DecorationKind, Flower, Symbol
+from scoring.facts import DECORATION_KINDS as DECORATION_KINDS  # re-exported: the renderer's and tools' names
+from scoring.facts import FLOWERS as FLOWERS
+from scoring.facts import SYMBOLS as SYMBOLS
 from scoring.files import atomic_write
 
 FORMAT = "babylon-garden/1"
-GRID = 8  #: the building zone is GRID x GRID cells
 MAX_LEVEL = 12  #: far above anything the game's pillars can build; a sanity bound for input
 MAX_BYTES = 5 * 2**20  #: a garden file is a few kB; anything this big is not one
-
-Flower = Literal["white", "pink", "yellow", "blue"]
-Symbol = Literal["statue", "fountain", "bridge", "stairs"]
-DecorationKind = Literal["statue", "fountain", "bridge", "stairs", "belvedere"]
-FLOWERS: tuple[str, ...] = ("white", "pink", "yellow", "blue")
-SYMBOLS: tuple[str, ...] = ("statue", "fountain", "bridge", "stairs")
-DECORATION_KINDS: tuple[str, ...] = ("statue", "fountain", "bridge", "stairs", "belvedere")
-#: how many cells each decoration piece stands on
-CELLS_PER_KIND: dict[str, int] = {"statue": 1, "fountain": 2, "bridge": 3, "stairs": 2, "belvedere": 1}
 
 Cell = tuple[int, int]
 
@@ -130,10 +124,6 @@ class Decoration(_Frozen):
         assert self.level is not None
         return tuple((cell, self.level) for cell in self.cells)
 
-    @property
-    def top_level(self) -> int:
-        return max(lv for _, lv in self.cell_levels)
-
     def __str__(self) -> str:
         where = ", ".join(f"({r}, {c})" for r, c in self.cells)
         if self.levels is not None:
@@ -224,7 +214,7 @@ def loads(text: str | bytes) -> Garden:
 
 def load(path: str | Path) -> Garden:
     """Read a `babylon-garden/1` file. Files that hold a garden under a ``"garden"`` key (the truth
-    files beside rendered photos, the output of ``babylon score --json``) are accepted too."""
+    files beside rendered photos, a photo's reading as in spec 4.3) are accepted too."""
     try:
         path = Path(path)
         if path.is_file() and path.stat().st_size > MAX_BYTES:

@@ -23,19 +23,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scoring.garden import FLOWERS, GRID, MAX_LEVEL, SYMBOLS, Decoration, Garden, Tile
+from scoring.facts import FLOWERS, GRID, MATERIAL_SYMBOLS, START_TILE_SYMBOLS, SYMBOLS, TILES_PER_MATERIAL
+from scoring.garden import MAX_LEVEL, Decoration, Garden, Tile
+from scoring.rules import in_line, statue_groups
+from scoring.support import SupportKind, field_support
+
+__all__ = ["MATERIAL_SYMBOLS", "MAX_DECORATIONS", "MAX_TILES", "generate_garden"]
 
 MAX_TILES = 16  #: a player's garden holds at most 16 tiles (spec 3)
 MAX_DECORATIONS = 25  #: belvederes included
-MATERIAL_SYMBOLS: dict[str, int] = {"clay": 2, "granite": 3, "basalt": 4}
-TILES_PER_FLOWER = 4  #: per material
 MISMATCH_RATE = 0.03  #: decorations put on a non-matching field (a round marker allows it)
 VOLUNTARY_BELVEDERE = 0.08  #: chance a fully supportable tile is still set on 3 pillars
 START_TILE_FIRST = 0.85  #: otherwise the garden has no start tile
 DECORATION_WEIGHTS: tuple[float, ...] = (3.0, 2.5, 2.5, 2.5)  #: statue, fountain, bridge, stairs (SYMBOLS)
-
-# how one field under a new tile can carry it
-_SINGLE, _DOUBLE, _STATUE, _NONE = 0, 1, 2, 3
 
 _N = GRID * GRID
 
@@ -67,13 +67,14 @@ def _block(r: int, c: int) -> tuple[int, int, int, int]:
     return (i, i + 1, i + GRID, i + GRID + 1)
 
 
-def _statue_lines_ok(cells: list[int]) -> bool:
-    """Final-state statue rule: with 2 or more statues, each shares a row or column with another."""
-    if len(cells) < 2:
-        return True
-    return all(
-        any(o != s and (o // GRID == s // GRID or o % GRID == s % GRID) for o in cells) for s in cells
-    )
+def _cell(i: int) -> tuple[int, int]:
+    return (i // GRID, i % GRID)
+
+
+def _statues_each_in_line(cells: list[int]) -> bool:
+    """The spec's final-state check: with 2 or more statues, each shares a row or column with
+    another, i.e. no statue is a group of its own."""
+    return len(cells) < 2 or all(len(g) > 1 for g in statue_groups([_cell(i) for i in cells]))
 
 
 @dataclass
@@ -114,7 +115,7 @@ class _Piece:
 class _Candidate:
     row: int
     col: int
-    classes: tuple[int, int, int, int]
+    classes: tuple[SupportKind, SupportKind, SupportKind, SupportKind]  #: per field, as in support.py
 
 
 class _Builder:
@@ -132,7 +133,7 @@ class _Builder:
         self.live = [-1] * _N  #: the piece on the top field of the cell (or a deck over it), or -1
         self.footprints: set[tuple[int, int, int]] = set()
         self.max_built = 0
-        self.deck = [(m, f) for m in MATERIAL_SYMBOLS for f in FLOWERS for _ in range(TILES_PER_FLOWER)]
+        self.deck = [(m, f) for m in MATERIAL_SYMBOLS for f in FLOWERS for _ in range(TILES_PER_MATERIAL)]
         self.start_tile_pending = rng.random() < START_TILE_FIRST
 
     # --- tiles -----------------------------------------------------------------------------------
@@ -141,34 +142,30 @@ class _Builder:
         """How a tile at level k over (r, c) would stand, or None if it cannot be placed there."""
         if (k - 1, r, c) in self.footprints:
             return None
-        classes: list[int] = []
+        classes: list[SupportKind] = []
         for i in _block(r, c):
+            if k <= self.top[i]:
+                return None
             p = self.live[i]
-            if p >= 0:
-                piece = self.pieces[p]
-                if k <= piece.height:
-                    return None
-                statue = piece.kind == "statue" and piece.levels[0] == k - 1
-                classes.append(_STATUE if statue else _NONE)
+            if p < 0:
+                classes.append(field_support(k, self.top[i], ()))
+            elif k <= self.pieces[p].height:
+                return None
             else:
-                gap = k - self.top[i]
-                if gap <= 0:
-                    return None
-                classes.append(_SINGLE if gap == 1 else _DOUBLE if gap == 2 else _NONE)
-        if classes.count(_NONE) > 1:
+                classes.append(field_support(k, self.top[i], (self.pieces[p].kind,)))
+        if classes.count("none") > 1:
             return None
-        if _NONE in classes and len(self.pieces) >= MAX_DECORATIONS:
+        if "none" in classes and len(self.pieces) >= MAX_DECORATIONS:
             return None
         return _Candidate(r, c, (classes[0], classes[1], classes[2], classes[3]))
 
     def statue_pillars_ok(self, cand: _Candidate) -> bool:
         """Statues under the tile become pillars; the statues left must still obey the line rule."""
         cells = _block(cand.row, cand.col)
-        under = {self.live[i] for i, cl in zip(cells, cand.classes, strict=True) if cl == _STATUE}
+        under = {self.live[i] for i, cl in zip(cells, cand.classes, strict=True) if cl == "statue"}
         if not under:
             return True
-        rest = [self.pieces[p].cells[0] for p in self.statues() if p not in under]
-        return _statue_lines_ok(rest)
+        return _statues_each_in_line([self.pieces[p].cells[0] for p in self.statues() if p not in under])
 
     def statues(self) -> list[int]:
         return [j for j, p in enumerate(self.pieces) if p.kind == "statue" and not p.pillar]
@@ -207,7 +204,7 @@ class _Builder:
         if k == 1:
             near = any(self.top[j] for j in self._border(cand.row, cand.col))
             return 4.0 if near else (0.5 if self.tiles else 1.0)
-        weight = 4.0 if _NONE not in cand.classes else 0.6
+        weight = 4.0 if "none" not in cand.classes else 0.6
         return weight + sum(1 for i in cells if self.top[i] == k - 1)
 
     @staticmethod
@@ -222,19 +219,19 @@ class _Builder:
     def _draw_tile(self, r: int, c: int, k: int) -> _Tile:
         if self.start_tile_pending:
             self.start_tile_pending = False
-            return _Tile(r, c, k, self.board_flower, self.rng.choice((1, 2)))
+            return _Tile(r, c, k, self.board_flower, self.rng.choice(START_TILE_SYMBOLS))
         material, flower = self.deck.pop(self.rng.randrange(len(self.deck)))
         return _Tile(r, c, k, flower, MATERIAL_SYMBOLS[material])
 
     def _unsupported_field(self, cells: tuple[int, ...], classes: tuple[int, ...]) -> int | None:
         """The field left without a pillar: forced, or now and then by choice to gain a belvedere
         (never a statue's field: a statue under the tile touches it and is its pillar)."""
-        forced = [i for i, cl in zip(cells, classes, strict=True) if cl == _NONE]
+        forced = [i for i, cl in zip(cells, classes, strict=True) if cl == "none"]
         if forced:
             return forced[0]
         if len(self.pieces) >= MAX_DECORATIONS or self.rng.random() >= VOLUNTARY_BELVEDERE:
             return None
-        free = [i for i, cl in zip(cells, classes, strict=True) if cl in (_SINGLE, _DOUBLE)]
+        free = [i for i, cl in zip(cells, classes, strict=True) if cl in ("single", "double")]
         return self.rng.choice(free) if free else None
 
     def _place(self, cand: _Candidate, k: int) -> None:
@@ -245,7 +242,7 @@ class _Builder:
         self.tiles.append(self._draw_tile(cand.row, cand.col, k))
         for i, cl in zip(cells, classes, strict=True):
             p = self.live[i]
-            if p >= 0 and cl == _STATUE:
+            if p >= 0 and cl == "statue":
                 self.pieces[p].pillar = True
             self.live[i] = -1
             self.top[i] = k
@@ -288,10 +285,12 @@ class _Builder:
         ]
 
     def _statue_fits(self, i: int) -> bool:
-        all_statues = [p.cells[0] for p in self.pieces if p.kind == "statue"]
-        if all_statues and not any(s // GRID == i // GRID or s % GRID == i % GRID for s in all_statues):
+        """The placement rule (in line with an earlier statue, pillars included), and the statues
+        still standing keep the final-state check."""
+        earlier = [_cell(p.cells[0]) for p in self.pieces if p.kind == "statue"]
+        if earlier and not any(in_line(_cell(i), s) for s in earlier):
             return False
-        return _statue_lines_ok([self.pieces[p].cells[0] for p in self.statues()] + [i])
+        return _statues_each_in_line([self.pieces[p].cells[0] for p in self.statues()] + [i])
 
     def try_decoration(self) -> bool:
         if len(self.pieces) >= MAX_DECORATIONS:
@@ -350,7 +349,7 @@ class _Builder:
 
 
 def _decoration(p: _Piece) -> Decoration:
-    cells = tuple((i // GRID, i % GRID) for i in p.cells)
+    cells = tuple(_cell(i) for i in p.cells)
     if p.kind == "stairs":
         return Decoration(kind="stairs", cells=cells, levels=(p.levels[0], p.levels[1]))
     return Decoration(kind=p.kind, cells=cells, level=p.levels[0])  # type: ignore[arg-type]

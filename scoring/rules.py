@@ -10,17 +10,18 @@ legal garden, one finding per distinct problem.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any, Literal
 
+from scoring.facts import MATERIAL_SUPPLY, START_TILE_SYMBOLS, TILES_PER_FLOWER
 from scoring.garden import Cell, Decoration, Garden, Tile
 from scoring.support import GardenIndex
 
 Severity = Literal["error", "warning"]
 
-#: rule id -> what it says, for documentation and the --explain listing
+#: rule id -> what it says (the README's table of rules lists the same)
 RULES: dict[str, str] = {
     "tile-overlap": "two tiles on the same level share a cell",
     "level-gap": "a tile on level k >= 2 needs some tile on level k-1",
@@ -36,7 +37,10 @@ RULES: dict[str, str] = {
     "stairs-geometry": "stairs join 2 orthogonally adjacent fields on tiles one level apart",
     "statue-line": "each statue after the first stands in line (row or column) with an earlier one",
     "stairs-blocked": "stairs rise to the upper tile's top: no tile one level up covers their lower field",
-    "tile-supply": "the game has 13 tiles of each flower: 4 each of 2, 3 and 4 symbols, and one start tile",
+    "tile-supply": (
+        f"the game has {TILES_PER_FLOWER} tiles of each flower: {MATERIAL_SUPPLY[2]} each of 2, 3 and 4 "
+        "symbols, and a start tile of 1 or 2 symbols that only the board of its flower gets"
+    ),
     "field-occupied": "two pieces never stand on one field",
     "symbol-mismatch": "a decoration stands on fields carrying its symbol (a round marker allows others)",
 }
@@ -182,19 +186,27 @@ def _field_findings(ix: GardenIndex) -> Iterator[Finding]:
             yield _error("field-occupied", [cell], f"{names} share the field {cell} on level {level}")
 
 
+def in_line(a: Cell, b: Cell) -> bool:
+    """Two statues are in line when they share a row or a column (any distance, any level)."""
+    return a[0] == b[0] or a[1] == b[1]
+
+
+def statue_groups(cells: Sequence[Cell]) -> list[list[Cell]]:
+    """The statues' cells in groups linked by shared rows and columns. Statues placed one by one,
+    each in line with an earlier one, always form a single group, in any order of placement."""
+    groups: list[list[Cell]] = []
+    for cell in cells:
+        linked = [g for g in groups if any(in_line(cell, o) for o in g)]
+        groups = [g for g in groups if g not in linked] + [[cell, *(c for g in linked for c in g)]]
+    return groups
+
+
 def _statue_findings(ix: GardenIndex) -> Iterator[Finding]:
     """Each statue after the first was placed in line with an earlier one, so the statues form one
-    group linked by shared rows and columns (in any order of placement). Statues now serving as
-    pillars count: they were statues when later ones were lined up with them."""
-    statues = [d.cells[0] for d in ix.garden.decorations if d.kind == "statue"]
-    groups: list[list[Cell]] = []
-    for cell in statues:
-        linked = [g for g in groups if any(o[0] == cell[0] or o[1] == cell[1] for o in g)]
-        merged = [cell, *(c for g in linked for c in g)]
-        groups = [g for g in groups if g not in linked] + [merged]
-    if len(groups) < 2:
-        return
-    main = max(groups, key=len)
+    group. Statues now serving as pillars count: they were statues when later ones were lined up
+    with them. Every group but the largest is a finding."""
+    groups = statue_groups([d.cells[0] for d in ix.garden.decorations if d.kind == "statue"])
+    main = max(groups, key=len, default=None)
     for g in groups:
         if g is not main:
             where = ", ".join(map(str, sorted(g)))
@@ -217,28 +229,67 @@ def _stairs_findings(ix: GardenIndex) -> Iterator[Finding]:
             )
 
 
-#: how many tiles of one flower the game has, by number of symbol fields (the start tile has 1-2)
-SUPPLY = {4: 4, 3: 4, 2: 5, 1: 1}
-FLOWER_SUPPLY = 13
+def _symbol_count(t: Tile) -> int | None:
+    return None if t.symbols is None else sum(s is not None for row in t.symbols for s in row)
 
 
 def _supply_findings(ix: GardenIndex) -> Iterator[Finding]:
+    """The box holds 4 tiles of each flower in each material (2, 3 or 4 symbols), and each board
+    comes with the start tile of its flower (1 or 2 symbols). Where the board's flower is unknown,
+    one flower at most may have its start tile in the garden."""
+    board = ix.garden.board_flower
     by_flower: dict[str, list[Tile]] = defaultdict(list)
     for t in ix.garden.tiles:
         by_flower[t.flower].append(t)
+    claimants: list[tuple[str, list[Tile]]] = []
     for flower, tiles in sorted(by_flower.items()):
-        cells = [c for t in tiles for c in t.cells]
-        if len(tiles) > FLOWER_SUPPLY:
-            yield _error("tile-supply", cells, f"{len(tiles)} {flower} tiles; the game has {FLOWER_SUPPLY}")
+        own = board is None or flower == board  # may this flower's start tile be here?
+        most = TILES_PER_FLOWER if own else TILES_PER_FLOWER - 1
+        if len(tiles) > most:
+            yield _error(
+                "tile-supply", _cells(tiles), f"{len(tiles)} {flower} tiles; {_has(flower, board, most)}"
+            )
             continue
-        known = [t for t in tiles if t.symbols is not None]
-        for n, most in SUPPLY.items():
-            same = [t for t in known if sum(s is not None for row in t.symbols for s in row) == n]
-            if len(same) > most:
+        by_count: dict[int, list[Tile]] = defaultdict(list)
+        for t in tiles:
+            if (n := _symbol_count(t)) is not None:
+                by_count[n].append(t)
+        starters: list[Tile] = []
+        for n, same in sorted(by_count.items()):
+            cap = MATERIAL_SUPPLY.get(n, 0) + (own and n in START_TILE_SYMBOLS)
+            if len(same) > cap:
                 yield _error(
-                    "tile-supply", [c for t in same for c in t.cells],
-                    f"{len(same)} {flower} tiles with {n} symbol(s); the game has {most}",
+                    "tile-supply", _cells(same),
+                    f"{len(same)} {flower} tiles with {n} symbol(s); {_has(flower, board, cap)}",
                 )
+            elif len(same) > MATERIAL_SUPPLY.get(n, 0):
+                starters += same
+        counts = sorted({_symbol_count(t) for t in starters})
+        if len(counts) > 1:
+            yield _error(
+                "tile-supply", _cells(starters),
+                f"{flower} tiles with {' and '.join(map(str, counts))} symbols both need the {flower} "
+                f"start tile; there is one",
+            )
+        elif starters or len(tiles) == TILES_PER_FLOWER:
+            claimants.append((flower, starters or tiles))
+    if len(claimants) > 1:
+        names = " and ".join(f for f, _ in claimants)
+        yield _error(
+            "tile-supply", _cells([t for _, ts in claimants for t in ts]),
+            f"{names} tiles each need their flower's start tile; a garden has one, its board's",
+        )
+
+
+def _cells(tiles: list[Tile]) -> list[Cell]:
+    return [c for t in tiles for c in t.cells]
+
+
+def _has(flower: str, board: str | None, most: int) -> str:
+    """What the box offers one player, in words."""
+    if board is not None and flower != board:
+        return f"the game has {most} besides the {flower} start tile, and this is a {board} board"
+    return f"the game has {most}"
 
 
 def check(garden: Garden) -> list[Finding]:

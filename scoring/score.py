@@ -1,4 +1,7 @@
-"""Final scoring (spec 1.4): the eight categories, the total and the tie-break, and a ranking."""
+"""Final scoring (spec 1.4): the eight categories, the total and the tie-break, and a ranking.
+
+The points themselves are the table in :mod:`scoring.facts`.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +9,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from scoring.garden import FLOWERS, SYMBOLS, Decoration, Garden
+from scoring.facts import (
+    BELVEDERE_POINTS,
+    CATEGORIES,
+    FLOWERS,
+    GRID,
+    HIGHEST_LEVEL_POINTS,
+    POINTS_PER_LEVEL,
+    ROW_OF,
+    SET_BONUS,
+    SYMBOLS,
+)
+from scoring.garden import Decoration, Garden
 from scoring.visibility import view
 
-#: the score pad's rows, in order (JSON keys of spec 4.2)
-CATEGORIES: tuple[str, ...] = (
-    "statues", "fountains", "bridges", "stairs",
-    "decoration_sets", "flower_sets", "belvederes", "highest_level",
-)
-SET_BONUS = 4  #: points for a complete decoration set or flower set
-#: the score row each decoration kind counts in
-ROW_OF: dict[str, str] = {
-    "statue": "statues", "fountain": "fountains", "bridge": "bridges", "stairs": "stairs",
-    "belvedere": "belvederes",
-}
+__all__ = ["CATEGORIES", "ROW_OF", "Score", "Standing", "decoration_points", "rank", "score_garden"]
 
 
 @dataclass(frozen=True)
@@ -33,24 +37,20 @@ class Score:
     belvederes: int = 0
     highest_level: int = 0
     total: int = 0
-    tiebreak_visible_holes: int = 64
+    tiebreak_visible_holes: int = GRID * GRID
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
 
-    @staticmethod
-    def from_dict(data: dict[str, int]) -> Score:
-        return Score(**{k: int(data[k]) for k in Score.__dataclass_fields__})
-
 
 def decoration_points(d: Decoration) -> int:
     """What one visible piece is worth in its own row (sets aside)."""
-    if d.kind == "stairs":
-        return sum(d.levels or ())
+    if d.levels is not None:
+        return sum(d.levels)
     if d.kind == "belvedere":
-        return 1
+        return BELVEDERE_POINTS
     assert d.level is not None
-    return d.level * (1 if d.kind == "statue" else 3)
+    return d.level * POINTS_PER_LEVEL[d.kind]
 
 
 def score_garden(garden: Garden) -> Score:
@@ -65,7 +65,7 @@ def score_garden(garden: Garden) -> Score:
     rows["decoration_sets"] = SET_BONUS * min(counts[k] for k in SYMBOLS)
     flowers = Counter(t.flower for t in seen.tiles)
     rows["flower_sets"] = SET_BONUS * min(flowers[f] for f in FLOWERS)
-    rows["highest_level"] = 2 * garden.max_level
+    rows["highest_level"] = HIGHEST_LEVEL_POINTS * garden.max_level
     return Score(**rows, total=sum(rows.values()), tiebreak_visible_holes=len(seen.holes))
 
 

@@ -1,12 +1,13 @@
 """How tiles stand (spec 1.1): the surface under each field of a tile and what can carry it.
 
-Shared by the legality checker (is every tile supportable?) and the renderer (which pillars to
-draw), so both read the rules the same way.
+Shared by the legality checker (is every tile supportable?), the generator (where can the next tile
+go?) and the renderer (which pillars to draw), so all three read the rules the same way.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,6 +23,18 @@ class Support:
     cell: Cell
     surface: int  #: level of the surface below the field (0: the board)
     kind: SupportKind
+
+
+def field_support(level: int, surface: int, blockers: Sequence[str]) -> SupportKind:
+    """What can carry one field of a tile on ``level`` over a surface at ``surface`` (< level), given
+    the kinds of the pieces standing on the field between the two (a bridge deck spans its middle
+    cell). A pillar needs an empty field and a clear way up: a single pillar the surface one level
+    down, a double pillar two; a statue on the field directly below serves as the pillar itself."""
+    if not blockers:
+        return "single" if surface == level - 1 else "double" if surface == level - 2 else "none"
+    if surface == level - 1 and len(blockers) == 1 and blockers[0] == "statue":
+        return "statue"
+    return "none"
 
 
 class GardenIndex:
@@ -45,19 +58,12 @@ class GardenIndex:
         return max((lv for lv in self.levels_at.get(cell, ()) if lv < below), default=0)
 
     def support(self, tile: Tile, cell: Cell) -> Support:
-        """What can carry ``tile`` at ``cell``. Pillars need an empty field and a clear way up:
-        any piece between the surface and the tile blocks them, except a statue on the field
-        directly below, which can serve as the pillar itself."""
+        """What can carry ``tile`` at ``cell``: :func:`field_support` over the surface below it and
+        the pieces standing between that surface and the tile."""
         k = tile.level
         s = self.surface(cell, k)
-        if s < k - 2:
-            return Support(cell, s, "none")
-        blockers = [d for lv in range(max(s, 1), k) for d in self.pieces_at.get((cell, lv), ())]
-        if not blockers:
-            return Support(cell, s, "single" if s == k - 1 else "double")
-        if s == k - 1 and len(blockers) == 1 and blockers[0].kind == "statue":
-            return Support(cell, s, "statue")
-        return Support(cell, s, "none")
+        blockers = [d.kind for lv in range(s, k) for d in self.pieces_at.get((cell, lv), ())]
+        return Support(cell, s, field_support(k, s, blockers))
 
     def supports(self, tile: Tile) -> tuple[Support, Support, Support, Support]:
         """One :class:`Support` per field of the tile, in the order of ``tile.cells``."""

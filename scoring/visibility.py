@@ -20,9 +20,6 @@ class View:
     decorations: tuple[Decoration, ...]  #: decorations at least partly visible
     holes: tuple[Cell, ...]  #: building-zone cells covered by no tile
 
-    def top_level(self, cell: Cell) -> int:
-        return self.top[cell[0]][cell[1]]
-
 
 def top_levels(garden: Garden) -> tuple[tuple[int, ...], ...]:
     """For each of the 64 cells, the level of the highest tile covering it (0 for the board)."""

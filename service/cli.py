@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from scoring.facts import ROW_LABELS
 from scoring.garden import Garden, GardenError, load
 from scoring.rules import Finding, check
 from scoring.score import CATEGORIES, Score, rank, score_garden
@@ -36,17 +37,8 @@ EXIT_BAD_INPUT = 2
 def _root() -> None:
     """Score Babylon gardens: from garden files, and from photos of the board."""
 
-#: the score pad's row labels
-LABELS = {
-    "statues": "Statues (1 x level)",
-    "fountains": "Fountains (3 x level)",
-    "bridges": "Bridges (3 x level)",
-    "stairs": "Stairs (sum of levels)",
-    "decoration_sets": "Decoration sets (4 each)",
-    "flower_sets": "Flower sets (4 each)",
-    "belvederes": "Belvederes (1 each)",
-    "highest_level": "Highest level (2 x level)",
-}
+#: the score pad's row labels, with how each row counts (from the game's points table)
+LABELS = ROW_LABELS
 
 
 def fail(message: str) -> typer.Exit:

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring.facts import TILES_PER_MATERIAL
 from scoring.garden import Garden, garden_from_dict
-from scoring.generate import MAX_DECORATIONS, MAX_TILES, TILES_PER_FLOWER, generate_garden
+from scoring.generate import MAX_DECORATIONS, MAX_TILES, generate_garden
 from scoring.rules import check
 from scoring.visibility import decoration_visible, top_levels
 
@@ -143,7 +144,7 @@ def test_physical_conservatism() -> None:
                 assert (d.cells[0], d.level + 1) not in belvederes
         flowers = Counter(t.flower for t in g.tiles)
         for flower, n in flowers.items():
-            assert n <= 3 * TILES_PER_FLOWER + (flower == g.board_flower)
+            assert n <= 3 * TILES_PER_MATERIAL + (flower == g.board_flower)
         assert len(g.decorations) <= MAX_DECORATIONS
 
 
