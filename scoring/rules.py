@@ -80,7 +80,9 @@ def _tile_findings(ix: GardenIndex) -> Iterator[Finding]:
         if t.level >= 2 and t.level - 1 not in levels:
             yield _error("level-gap", t.cells, f"{t} has no tile on level {t.level - 1} to build on")
         unsupported = [s.cell for s in ix.supports(t) if s.kind == "none"]
-        belvederes = [d for d in _tile_pieces(ix, t) if d.kind == "belvedere"]
+        belvederes = [
+            d for cell in t.cells for d in ix.pieces_at.get((cell, t.level), ()) if d.kind == "belvedere"
+        ]
         if len(unsupported) > 1:
             yield _error(
                 "unsupported", unsupported,
@@ -96,15 +98,6 @@ def _tile_findings(ix: GardenIndex) -> Iterator[Finding]:
                 "extra-belvedere", [c for d in belvederes for c in d.cells],
                 f"{t} carries {len(belvederes)} belvederes; a tile has at most one unsupported field",
             )
-
-
-def _tile_pieces(ix: GardenIndex, tile: Tile) -> Iterator[Decoration]:
-    seen: set[int] = set()
-    for cell in tile.cells:
-        for d in ix.pieces_at.get((cell, tile.level), ()):
-            if id(d) not in seen:
-                seen.add(id(d))
-                yield d
 
 
 def _adjacent(a: Cell, b: Cell) -> bool:
