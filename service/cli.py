@@ -204,6 +204,38 @@ def synth_cmd(
     out.print(f"{made} photo(s) with truth written to {out_dir}{note}", highlight=False)
 
 
+@app.command("serve")
+def serve_cmd(
+    host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: every interface)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
+    workers: Annotated[int, typer.Option(min=1, max=64, help="worker processes (uvicorn)")] = 1,
+    max_upload_mb: Annotated[float, typer.Option(min=0.1, help="largest upload accepted, MB")] = 25.0,
+    time_limit: Annotated[float, typer.Option(min=1.0, help="seconds a request may take")] = 30.0,
+    save_dir: Annotated[
+        Path | None, typer.Option(help="keep each uploaded photo and its reading here (default: none kept)")
+    ] = None,
+    proxy_headers: Annotated[
+        bool, typer.Option(help="trust X-Forwarded-* from the reverse proxy at --forwarded-allow-ips")
+    ] = False,
+    forwarded_allow_ips: Annotated[str, typer.Option(help="proxies trusted for X-Forwarded-*")] = "127.0.0.1",
+) -> None:
+    """Run the HTTP service: the /v1 API (OpenAPI at /docs) and the web page at /."""
+    import uvicorn
+
+    from service.api.settings import MB, Settings
+
+    if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
+        raise fail(f"--save-dir {save_dir}: exists and is not a folder")
+    settings = Settings(max_upload_bytes=int(max_upload_mb * MB), time_limit_s=time_limit,
+                        save_dir=save_dir.resolve() if save_dir else None)
+    os.environ.update(settings.to_env())  # the worker processes build the app from these
+    try:
+        uvicorn.run("service.api:create_app_from_env", factory=True, host=host, port=port, workers=workers,
+                    proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips, log_level="info")
+    except OSError as e:
+        raise fail(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
 def main() -> None:
     """Entry point. Bad input is reported by the commands themselves (exit 2); anything else that
     goes wrong is a bug: one line and exit 1, or the traceback with BABYLON_DEBUG=1."""
