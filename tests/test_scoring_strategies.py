@@ -4,6 +4,7 @@ rules against the checker."""
 
 from __future__ import annotations
 
+from builders import FLOWERS, KINDS, spec_score
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,8 +12,6 @@ from scoring.garden import Decoration, Garden, Tile
 from scoring.rules import RULES, check, is_legal
 from scoring.score import score_garden
 
-FLOWERS = ("white", "pink", "yellow", "blue")
-KINDS = ("statue", "fountain", "bridge", "stairs", "belvedere")
 SETTINGS = settings(max_examples=120, deadline=None)
 
 cells = st.tuples(st.integers(0, 7), st.integers(0, 7))
@@ -37,30 +36,6 @@ any_garden = st.builds(
     tiles=st.lists(tiles, max_size=12).map(tuple),
     decorations=st.lists(decorations(), max_size=10).map(tuple),
 )
-
-
-# --- the score table of spec 1.4, restated cell by cell ----------------------------------------
-
-
-def spec_score(g: Garden) -> dict[str, int]:
-    def top(cell) -> int:
-        return max((t.level for t in g.tiles if cell in t.cells), default=0)
-
-    shown_tiles = [t for t in g.tiles if any(top(c) == t.level for c in t.cells)]
-    shown = [d for d in g.decorations if any(top(c) <= lv for c, lv in d.cell_levels)]
-    count = {k: sum(d.kind == k for d in shown) for k in KINDS}
-    rows = {
-        "statues": sum(d.level for d in shown if d.kind == "statue"),
-        "fountains": sum(3 * d.level for d in shown if d.kind == "fountain"),
-        "bridges": sum(3 * d.level for d in shown if d.kind == "bridge"),
-        "stairs": sum(d.levels[0] + d.levels[1] for d in shown if d.kind == "stairs"),
-        "decoration_sets": 4 * min(count["statue"], count["fountain"], count["bridge"], count["stairs"]),
-        "flower_sets": 4 * min(sum(t.flower == f for t in shown_tiles) for f in FLOWERS),
-        "belvederes": count["belvedere"],
-        "highest_level": 2 * max((t.level for t in g.tiles), default=0),
-    }
-    holes = sum(top((r, c)) == 0 for r in range(8) for c in range(8))
-    return {**rows, "total": sum(rows.values()), "tiebreak_visible_holes": holes}
 
 
 @SETTINGS
