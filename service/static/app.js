@@ -282,19 +282,41 @@ function centre(points) {
   return [points.reduce((s, p) => s + p[0], 0) / points.length, points.reduce((s, p) => s + p[1], 0) / points.length];
 }
 
+let zoomed = true; // the photo cropped to the board, so that a phone's screen shows the tiles large
+
+function viewBox(player) {
+  const read = player.read;
+  if (!zoomed) return [0, 0, read.width, read.height];
+  const top = Math.max(1, ...player.garden.tiles.map((t) => t.level)) + 1;
+  const corners = [0, top].flatMap((l) => gridAt(read, l).flat());
+  const xs = corners.map((p) => p[0]);
+  const ys = corners.map((p) => p[1]);
+  const margin = 0.06 * Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+  const x0 = Math.max(0, Math.min(...xs) - margin);
+  const y0 = Math.max(0, Math.min(...ys) - margin);
+  const x1 = Math.min(read.width, Math.max(...xs) + margin);
+  const y1 = Math.min(read.height, Math.max(...ys) + margin);
+  if (!(x1 - x0 > 10 && y1 - y0 > 10)) return [0, 0, read.width, read.height];
+  return [x0, y0, x1 - x0, y1 - y0].map((v) => Math.round(v));
+}
+
 function drawStage(player) {
   const stage = $("stage");
   const read = player.read;
   if (!read || !player.garden) { stage.hidden = true; return; }
   stage.hidden = false;
   const img = $("overlay");
-  const src = `data:image/png;base64,${read.png}`;
-  if (img.dataset.key !== String(read.png.length) + read.png.slice(-32)) {
-    img.src = src;
-    img.dataset.key = String(read.png.length) + read.png.slice(-32);
+  const key = String(read.png.length) + read.png.slice(-32);
+  if (img.dataset.key !== key) {
+    img.dataset.key = key;
+    img.dataset.loaded = "";
+    img.onload = () => { img.dataset.loaded = "1"; };
+    img.setAttribute("width", read.width);
+    img.setAttribute("height", read.height);
+    img.setAttribute("href", `data:image/png;base64,${read.png}`);
   }
-  const hits = $("hits");
-  hits.setAttribute("viewBox", `0 0 ${read.width} ${read.height}`);
+  $("hits").setAttribute("viewBox", viewBox(player).join(" "));
+  $("zoom").textContent = zoomed ? "Show the whole photo" : "Zoom to the board";
   const nodes = [];
   const cellSize = Math.hypot(...[0, 1].map((k) => gridAt(read, 0)[0][1][k] - gridAt(read, 0)[0][0][k])) || 20;
   for (let r = 0; r < GRID; r++) {
@@ -317,8 +339,7 @@ function drawStage(player) {
   for (const t of tiles) {
     const q = quad(read, t.level, t.row, t.col, t.row + 2, t.col + 2);
     const el = svg("polygon", { points: pts(q), class: "hit tile" });
-    el.dataset.id = t.id;
-    el.dataset.level = t.level;
+    Object.assign(el.dataset, { id: t.id, row: t.row, col: t.col, level: t.level });
     if (tileChanged(t)) el.classList.add("changed");
     if (isSelected("tile", t.id)) el.classList.add("selected");
     nodes.push(el);
@@ -341,7 +362,7 @@ function drawStage(player) {
       nodes.push(svg("text", { x, y, class: "badge", "font-size": cellSize * 0.4 }, KIND_LETTER[d.kind]));
     }
   }
-  hits.replaceChildren(...nodes);
+  $("hit-layer").replaceChildren(...nodes);
   const notes = [];
   if (player.confidence !== null) notes.push(`Read with confidence ${Math.round(player.confidence * 100)}%.`);
   for (const w of player.warnings) notes.push(w.message);
@@ -366,8 +387,7 @@ function drawPlan(player) {
       const el = svg("rect", {
         x: t.col * 30 + 2, y: t.row * 30 + 2, width: 56, height: 56, rx: 3, class: "hit tile", fill: FLOWER_HEX[t.flower],
       });
-      el.dataset.id = t.id;
-      el.dataset.level = t.level;
+      Object.assign(el.dataset, { id: t.id, row: t.row, col: t.col, level: t.level });
       if (tileChanged(t) && player.read) el.classList.add("changed");
       if (isSelected("tile", t.id)) el.classList.add("selected");
       nodes.push(el, svg("text", { x: t.col * 30 + 30, y: t.row * 30 + 36, class: "level" }, String(t.level)));
@@ -425,7 +445,7 @@ function drawEditor(player) {
   const parts = [];
   if (selection.type === "tile") {
     const t = piece;
-    $("editor-title").textContent = `${t.flower} tile at row ${t.row}, column ${t.col}`;
+    $("editor-title").textContent = `${t.flower[0].toUpperCase()}${t.flower.slice(1)} tile at row ${t.row}, column ${t.col}`;
     parts.push(el("div", { class: "row" }, "Level ",
       el("button", { type: "button", id: "level-down", "aria-label": "one level lower", onclick: () => setTileLevel(player, t, t.level - 1) }, "−"),
       el("output", { id: "level-value" }, String(t.level)),
@@ -445,7 +465,8 @@ function drawEditor(player) {
   } else if (selection.type === "deco") {
     const d = piece;
     const where = d.cells.map(([r, c]) => `(${r}, ${c})`).join(" ");
-    $("editor-title").textContent = `${d.kind} on ${where}, level ${d.levels ? d.levels.join("-") : d.level}`;
+    const kindName = `${d.kind[0].toUpperCase()}${d.kind.slice(1)}`;
+    $("editor-title").textContent = `${kindName} on ${where}, level ${d.levels ? d.levels.join("-") : d.level}`;
     const same = Object.keys(CELLS_PER_KIND).filter((k) => CELLS_PER_KIND[k] === d.cells.length);
     const kind = el("select", { id: "kind", onchange: () => setKind(player, d, kind.value) }, ...same.map((k) => option(k, k, k === d.kind)));
     parts.push(el("label", { class: "row" }, "Kind ", kind));
@@ -535,6 +556,7 @@ function init() {
   for (const id of ["camera-input", "file-input"]) {
     $(id).addEventListener("change", (e) => { loadFile(e.target.files[0]); e.target.value = ""; });
   }
+  $("zoom").addEventListener("click", () => { zoomed = !zoomed; render(); });
   $("add-player").addEventListener("click", () => { players.push(newPlayer()); current = players.length - 1; selection = null; render(); });
   $("player-name").addEventListener("input", (e) => { players[current].name = e.target.value; drawTabs(); drawCard(); rerank(); });
   $("editor-close").addEventListener("click", () => { selection = null; render(); });
