@@ -8,6 +8,7 @@ import numpy as np
 from vision.profile import REFERENCE
 from vision.render import pieces
 from vision.render.conditions import make_camera
+from vision.render.looks import NEUTRAL
 from vision.render.mesh import Face, Pose, Solid
 from vision.render.raster import Frame, Lighting, render
 
@@ -117,7 +118,7 @@ def test_curved_pieces_are_closed_and_seamless():
     g = Garden(board_flower="pink", tiles=(Tile(row=3, col=3, level=1, flower="blue"),),
                decorations=(Decoration(kind="belvedere", cells=((3, 3),), level=1),))
     ph = render_photo(g, 3, size=(2400, 1800), height_mm=350, hfov_deg=80, tilt_deg=0, noise_sigma=0,
-                      blur_sigma=0, motion_px=0, clutter=(), vignette=0)
+                      blur_sigma=0, motion_px=0, clutter=(), vignette=0, looks=NEUTRAL)
     (d,) = ph.truth["pieces"]["decorations"]
     u, v = np.round(d["centre_px"]).astype(int)
     patch = ph.image[v - 12 : v + 13, u - 12 : u + 13].astype(int)  # inside the dome
@@ -139,7 +140,7 @@ def test_bridge_deck_covers_its_whole_length():
                decorations=(Decoration(kind="bridge", cells=((1, 1), (1, 2), (1, 3)), level=1),))
     ph = render_photo(g, 2, size=(2400, 1800), height_mm=360, hfov_deg=70, tilt_deg=0, noise_sigma=0,
                       blur_sigma=0, motion_px=0, clutter=(), vignette=0, exposure_ev=0.0,
-                      light={"elevation_deg": 80.0, "ambient": 0.5})
+                      light={"elevation_deg": 80.0, "ambient": 0.5}, looks=NEUTRAL)
     (d,) = ph.truth["pieces"]["decorations"]
     x, y = d["pos_board_mm"][:2]
     turn = np.radians(d["rotation_deg"])

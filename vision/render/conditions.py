@@ -23,6 +23,7 @@ from scoring.garden import GRID, SYMBOLS
 from scoring.generate import MATERIAL_SYMBOLS
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
+from vision.render.looks import NEUTRAL, Looks, sample_looks
 
 REFERENCE_LONG_SIDE = 4032  #: blur and motion lengths are given at this long side (12 MP)
 ZONE_LEVELS = 5  #: the building zone's corners at the height of this many levels must stay in frame
@@ -109,6 +110,7 @@ class PhotoConditions:
     roll_deg: float = 0.0  #: rotation of the board in the frame
     aim_mm: tuple[float, float] = (165.0, 135.0)  #: where the optical axis meets the board plane
     tries: int = 1  #: camera draws needed to fit the whole board in the frame
+    looks: Looks = NEUTRAL  #: gloss, artwork, lamp, mixed light, photographer's shadow (vision.render.looks)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
@@ -137,7 +139,7 @@ def random_in_disc(rng: np.random.Generator, radius: float, scale: float = 1.0) 
 
 
 def _rngs(seed: int) -> dict[str, np.random.Generator]:
-    names = ("camera", "light", "post", "table", "clutter")
+    names = ("camera", "light", "post", "table", "clutter", "looks")  # new groups go at the end
     kids = np.random.SeedSequence(seed).spawn(len(names))
     return {n: np.random.default_rng(k) for n, k in zip(names, kids, strict=True)}
 
@@ -390,8 +392,13 @@ def _sample_clutter(rng: np.random.Generator, cam: Camera, profile: Profile) -> 
 
 
 def _merge(default: Any, value: Any) -> Any:
-    """An override may be a whole dataclass or a dict of some of its fields."""
-    return dataclasses.replace(default, **value) if isinstance(value, dict) else value
+    """An override may be a whole dataclass or a dict of some of its fields (a field that is itself a
+    dataclass may again be given as a dict of some of its fields)."""
+    if not isinstance(value, dict):
+        return value
+    fields = {k: _merge(getattr(default, k), v) if dataclasses.is_dataclass(getattr(default, k, None))
+              else v for k, v in value.items()}
+    return dataclasses.replace(default, **fields)
 
 
 CAMERA_KEYS = {"size", "megapixels", "long_side", "aspect", "portrait", "hfov_deg", "height_mm",
@@ -400,7 +407,7 @@ CAMERA_KEYS = {"size", "megapixels", "long_side", "aspect", "portrait", "hfov_de
 
 def sample_conditions(seed: int, profile: Profile = REFERENCE, **overrides: Any) -> PhotoConditions:
     """Draw the conditions of photo ``seed``. Overrides: any field of :class:`PhotoConditions`
-    (``light`` and ``table`` also as a dict of some fields), or the camera drawing's inputs:
+    (``light``, ``table`` and ``looks`` also as a dict of some fields), or the camera drawing's inputs:
     ``size=(w, h)``, ``megapixels``, ``long_side``, ``aspect`` ("4:3"/"16:9"), ``portrait``,
     ``hfov_deg``, ``height_mm``, ``tilt_deg``, ``tilt_azimuth_deg``, ``roll_deg``, ``aim_mm``, ``k1``.
     A ``camera`` override is used as is (then the camera-drawing keys are ignored)."""
@@ -419,9 +426,13 @@ def sample_conditions(seed: int, profile: Profile = REFERENCE, **overrides: Any)
     post = _sample_post(rng["post"], light.kelvin)
     table = _merge(_sample_table(rng["table"]), overrides.get("table", {}))
     clutter = _sample_clutter(rng["clutter"], cam_fields["camera"], profile)
-    values: dict[str, Any] = dict(seed=seed, light=light, table=table, clutter=clutter, **post, **cam_fields)
+    board_size = (profile.board.width, profile.board.depth)
+    looks = sample_looks(rng["looks"], light, cam_fields["camera"], board_size)
+    looks = _merge(looks, overrides.get("looks", {}))
+    values: dict[str, Any] = dict(seed=seed, light=light, table=table, clutter=clutter, looks=looks, **post,
+                                  **cam_fields)
     for k, v in overrides.items():
-        if k in names and k not in ("light", "table", "camera"):
+        if k in names and k not in ("light", "table", "camera", "looks"):
             values[k] = v
     values["clutter"] = tuple(values["clutter"])
     return PhotoConditions(**values)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.render.lighting import Material
+
 
 @dataclass
 class Face:
@@ -21,7 +23,11 @@ class Face:
     normal: np.ndarray = field(default_factory=lambda: np.zeros(3))
     obj: int = 0  #: truth object id written into the id buffer (0 = none)
     receiver: bool = False  #: cast shadows and occlusion are baked into its texture (horizontal only)
-    gloss: float = 0.0
+    gloss: float = 0.0  #: > 0: a wet, mirror-like face (water) whatever the solid's material
+    material: Material | None = None  #: how it reflects, if not as its solid's material
+    #: (N, 3) unit normals at the vertices of a face of a curved surface: the light is computed with
+    #: the normal interpolated across the face (smooth shading); None: the face's own normal
+    vnormals: np.ndarray | None = None
 
 
 def newell_normal(verts: np.ndarray) -> np.ndarray:
@@ -38,6 +44,16 @@ class Solid:
     hull: np.ndarray  #: (M, 3) vertices; silhouette for cast shadows
     casts: bool = True
     is_tile: bool = False  #: terrace tiles also darken what lies below them (ambient occlusion)
+    #: convex pieces whose vertex sets cast the solid's shadow (an arch's shadow shows the light
+    #: under it); None: the whole hull
+    parts: list[np.ndarray] | None = None
+    #: how its flat faces reflect: "plastic" | "matte" | "skin" | "coat"; "" infers it (tiles and the
+    #: board slab: matte cardboard edges; other casting solids: plastic)
+    material: str = ""
+
+    @property
+    def shadow_parts(self) -> list[np.ndarray]:
+        return self.parts if self.parts is not None else [self.hull]
 
     def finish(self) -> Solid:
         """Orient every face normal away from the solid's centre."""
@@ -56,12 +72,6 @@ def rot_z(deg: float) -> np.ndarray:
     a = np.radians(deg)
     c, s = np.cos(a), np.sin(a)
     return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
-
-
-def rot_x(deg: float) -> np.ndarray:
-    a = np.radians(deg)
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[1.0, 0, 0], [0, c, -s], [0, s, c]])
 
 
 @dataclass(frozen=True)
@@ -114,7 +124,8 @@ def loft(
             if rings[0][1] <= z <= rings[-1][1]:
                 new.append((_ring_at(rings, z), z))
         pts3 = [np.column_stack([r, np.full(len(r), z)]) for r, z in new]
-    for a, b in zip(pts3[:-1], pts3[1:], strict=False):
+    keys: list[list[tuple[int, int]]] = []  # (ring, vertex) of each side face's corners
+    for k, (a, b) in enumerate(zip(pts3[:-1], pts3[1:], strict=False)):
         zm = (a[0, 2] + b[0, 2]) / 2
         col = side
         for z0, z1, c in bands or ():
@@ -124,19 +135,40 @@ def loft(
         for i in range(n):
             j = (i + 1) % n
             quad = np.array([a[i], a[j], b[j], b[i]])
+            key = [(k, i), (k, j), (k + 1, j), (k + 1, i)]
             if np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3]) < 1e-6:
                 continue
             if np.linalg.norm(a[i] - a[j]) < 1e-9:
-                quad = quad[1:]
+                quad, key = quad[1:], key[1:]
             elif np.linalg.norm(b[i] - b[j]) < 1e-9:
-                quad = quad[:3]
+                quad, key = quad[:3], key[:3]
             faces.append(Face(pose.apply(quad), colour=col, obj=obj))
+            keys.append(key)
+    sides = len(faces)
     if top is not None and np.ptp(pts3[-1][:, :2]) > 1e-9:
         faces.append(Face(pose.apply(pts3[-1]), colour=top, obj=obj))
     if bottom is not None and np.ptp(pts3[0][:, :2]) > 1e-9:
         faces.append(Face(pose.apply(pts3[0][::-1]), colour=bottom, obj=obj))
     hull = pose.apply(np.vstack(pts3))
-    return Solid(faces, hull).finish()
+    solid = Solid(faces, hull).finish()
+    if len(pts3[0]) >= SMOOTH_MIN_VERTICES:
+        _smooth_normals(faces[:sides], keys)
+    return solid
+
+
+SMOOTH_MIN_VERTICES = 12  #: a loft whose rings have this many vertices is a curved surface
+
+
+def _smooth_normals(faces: list[Face], keys: list[list[tuple[int, int]]]) -> None:
+    """Give the side faces of a curved loft vertex normals: at each ring vertex, the mean of the
+    normals of the side faces meeting there."""
+    acc: dict[tuple[int, int], np.ndarray] = {}
+    for f, key in zip(faces, keys, strict=True):
+        for kv in key:
+            acc[kv] = acc.get(kv, 0.0) + f.normal
+    for f, key in zip(faces, keys, strict=True):
+        vn = np.array([acc[kv] for kv in key], float)
+        f.vnormals = vn / np.maximum(np.linalg.norm(vn, axis=1, keepdims=True), 1e-12)
 
 
 def _ring_at(rings: list[tuple[np.ndarray, float]], z: float) -> np.ndarray:

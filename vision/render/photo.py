@@ -103,8 +103,10 @@ def render_linear(
         tuple(cond.clutter),
         board_tex=_board_texture(profile, flower, ppm),
     )
-    light = Lighting.from_light(cond.light)
-    frame = render(scene.solids, rcam, light, background=_table_solid(cond, rcam, profile))
+    centre = np.array([profile.board.width / 2, profile.board.depth / 2, 0.0])
+    light = Lighting.from_light(cond.light, cond.looks, centre)
+    frame = render(scene.solids, rcam, light, background=_table_solid(cond, rcam, profile),
+                   gloss=cond.looks.gloss)
     return frame.img, frame.ids, scene
 
 

@@ -12,41 +12,16 @@ pieces) take one shadow test at their centroid against the terrace tiles above t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
 
 from vision.camera import Camera
-from vision.render.conditions import Light
+from vision.render.lighting import MATTE, Lighting, Material, materials
+from vision.render.looks import Gloss
 from vision.render.mesh import Face, Solid
+from vision.render.shading import FaceTable, TileShadows, shade_pixels
 
-
-@dataclass(frozen=True)
-class Lighting:
-    direction: np.ndarray  #: unit vector towards the light (board frame)
-    ambient: float  #: 0..1 share of ambient light
-    softness_deg: float  #: penumbra angle
-
-    @staticmethod
-    def from_light(light: Light) -> Lighting:
-        """The rasterizer's lighting for a photo's :class:`~vision.render.conditions.Light`."""
-        return Lighting(np.asarray(light.direction, float), float(light.ambient), float(light.softness_deg))
-
-    @property
-    def norm(self) -> float:
-        """Brightness of a lit, upward face: divide by it so such a face shows its albedo."""
-        return self.ambient + (1 - self.ambient) * float(self.direction[2])
-
-    def shade(self, n: np.ndarray, lit: float, ao: float = 1.0) -> float:
-        """Ambient is a little directional (fill bounced from the lit side): faces turned towards
-        the light get more of it than those turned away, so curved pieces keep their shape in the
-        shade; an upward face gets exactly ``ambient``."""
-        L = self.direction
-        fill = 1.0 + 0.45 * (float(n @ L) - float(L[2]))
-        return (
-            self.ambient * ao * fill + (1 - self.ambient) * max(0.0, float(n @ L)) * lit
-        ) / self.norm
+__all__ = ["Frame", "Lighting", "render"]
 
 
 class Frame:
@@ -59,6 +34,8 @@ class Frame:
         self.izbuf = np.zeros((h, w), np.float32)
         self.ids = np.zeros((h, w), np.int16)
         self.sid = np.full((h, w), -1, np.int32)  #: index of the solid that owns each pixel centre
+        #: index of the flat (untextured) face that owns each pixel centre, for the per-pixel light
+        self.fid = np.full((h, w), -1, np.int16)
         self.pos = cam.position
 
     def draw_background(self, f: Face, tex: np.ndarray) -> None:
@@ -79,13 +56,15 @@ class Frame:
         tex: np.ndarray | None = None,
         inner: np.ndarray | None = None,
         solid: int = -1,
+        face_id: int = -1,
     ) -> None:
         """Draw one planar face. Its edges are anti-aliased: each pixel's coverage comes from its
         signed distances to the face's edges, and the face is blended over what is already there by
         that coverage where it wins the depth test at the pixel centre. ``inner`` flags edges shared
         with a visible face of the same solid drawn later: the face reaches a little past them,
         hard, and the later face blends over it there whatever the depth (no seams, no jags).
-        ``solid`` is the index of the face's solid."""
+        ``solid`` is the index of the face's solid; ``face_id`` an index of a flat face to be shaded
+        per pixel afterwards (-1: none), written where the face owns the pixel centre."""
         cam = self.cam
         if f.normal @ (self.pos - f.verts[0]) <= 1e-9:
             return  # back face
@@ -127,6 +106,7 @@ class Frame:
         if solid >= 0:
             np.copyto(sb, np.int32(solid), where=own)  # the face owns the pixel centre: depth and id
         np.copyto(zb, iz, where=own)
+        np.copyto(self.fid[y0:y1, x0:x1], np.int16(face_id), where=own)
         if f.obj:
             np.copyto(self.ids[y0:y1, x0:x1], np.int16(f.obj), where=own)
         dst = self.img[y0:y1, x0:x1]
@@ -209,6 +189,72 @@ def _hull_data(solids: list[Solid]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return lo, hi, np.array([s.casts for s in solids])
 
 
+def _coarse_points(F: np.ndarray, z0: float, size: tuple[int, int], scale: int, step_mm: float
+                   ) -> tuple[np.ndarray, float]:
+    """Board points (ch, cw, 3) float32 of a coarse grid over a receiver's (sw, sh) shading grid (each
+    shading texel is ``scale`` texture texels), placed so that ``cv2.resize`` to (sw, sh) puts each
+    value where it was computed; and the grid's step in shading texels."""
+    sw, sh = size
+    mm = scale * float(np.sqrt(abs(np.linalg.det(F[:2, :2]))))
+    k = max(1.0, step_mm / mm)
+    cw, ch = max(2, int(np.ceil(sw / k)) + 1), max(2, int(np.ceil(sh / k)) + 1)
+    xs = ((np.arange(cw) + 0.5) * sw / cw - 0.5) * scale
+    ys = ((np.arange(ch) + 0.5) * sh / ch - 0.5) * scale
+    X = F[0, 0] * xs[None, :] + F[0, 1] * ys[:, None] + F[0, 2]
+    Y = F[1, 0] * xs[None, :] + F[1, 1] * ys[:, None] + F[1, 2]
+    return np.stack([X, Y, np.full_like(X, z0)], axis=-1).astype(np.float32), k
+
+
+def _tilted(normal: np.ndarray, tilt_deg: float, key: np.ndarray) -> np.ndarray:
+    """``normal`` leaned by up to ``tilt_deg`` in a direction drawn from ``key`` (a face's position):
+    the same face always leans the same way."""
+    if tilt_deg <= 0:
+        return normal
+    rng = np.random.default_rng(np.abs(np.round(key * 97.0)).astype(np.int64) % (2**31))
+    t = np.radians(tilt_deg) * np.sqrt(rng.random())
+    a = rng.uniform(0, 2 * np.pi)
+    n = normal + np.tan(t) * np.array([np.cos(a), np.sin(a), 0.0])
+    return n / np.linalg.norm(n)
+
+
+def _smudge(shape: tuple[int, int], amount: float, key: np.ndarray) -> np.ndarray | float:
+    """A smooth random factor (mean about 1) on a surface's shine: fingerprints, uneven coat."""
+    if amount <= 0:
+        return 1.0
+    rng = np.random.default_rng(np.abs(np.round(key * 89.0)).astype(np.int64) % (2**31) + 7)
+    small = rng.standard_normal((6, 6)).astype(np.float32)
+    big = cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+    return np.clip(1.0 + amount * 0.6 * big, 0.15, 2.0)
+
+
+def plane_light(
+    light: Lighting, F: np.ndarray, z0: float, size: tuple[int, int], scale: int, cam_pos: np.ndarray,
+    material: Material, normal: np.ndarray, glow: float = 0.0, step_mm: float = 2.0,
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """The smooth light fields over a horizontal receiver's (sw, sh) shading grid: the key light's
+    share (falloff, angle, occluder), its specular reflection and the glossy sheen of the
+    surroundings (None when matte). Computed on a grid of about ``step_mm`` and resized."""
+    P, _ = _coarse_points(F, z0, size, scale, step_mm)
+    up = np.asarray(normal, np.float32)
+    D = light.direct(P, up).astype(np.float32)
+    S = E = None
+    if material.glossy:
+        V = cam_pos.astype(np.float32) - P
+        V /= np.linalg.norm(V, axis=-1, keepdims=True)
+        n = _tilted(np.asarray(normal, float), material.tilt_deg, F[:2, 2]).astype(np.float32)
+        S = light.specular(P, n, V, material.alpha, material.f0).astype(np.float32)
+        E = light.sheen(np.broadcast_to(n, P.shape), V, material.f0, glow).astype(np.float32)
+        smudge = _smudge(S.shape, material.smudge, F[:2, 2])
+        S *= smudge
+        E *= smudge
+    sw, sh = size
+
+    def up_(a: np.ndarray | None) -> np.ndarray | None:
+        return None if a is None else cv2.resize(a, (sw, sh), interpolation=cv2.INTER_LINEAR)
+
+    return up_(D), up_(S), up_(E)
+
+
 def receiver_shading(
     face: Face,
     owner: int,
@@ -216,21 +262,22 @@ def receiver_shading(
     light: Lighting,
     bounds: tuple[np.ndarray, np.ndarray, np.ndarray],
     tiles: list[tuple[Solid, int]],
+    cam_pos: np.ndarray,
+    material: Material = MATTE,
     scale: int = 2,
-) -> np.ndarray:
-    """Shading factor (shadow + occlusion under tiles) over a horizontal receiver's texture grid, at
-    1/``scale`` of its resolution; returns an (h, w) float32 map at full texture size."""
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Light over a horizontal receiver's texture grid, computed at 1/``scale`` of its resolution:
+    (factor, specular) at full texture size; the texture shows ``tex * factor + specular``. The
+    factor is (h, w) grey, or (h, w, 3) under mixed light; specular is (h, w) or None (matte)."""
     th, tw = face.tex.shape[:2]
     z0 = float(face.verts[0, 2])
     F = face.tex_frame  # board xy = F[:2,:2] @ (s, t) + F[:2, 2]
     inv = np.linalg.inv(F[:2, :2])
     sw, sh = max(2, tw // scale), max(2, th // scale)
-    L = light.direction
-    shift = L[:2] / L[2]
     lo, hi, casts = bounds
     xy = face.verts[:, :2]
     rlo, rhi = xy.min(axis=0), xy.max(axis=0)
-    reach = (hi[:, 2] - z0) * np.abs(shift).max() + 1
+    reach = (hi[:, 2] - z0) * _max_shift(light, face.verts, float(hi[:, 2].max(initial=z0))) + 1
     cand = np.nonzero(
         casts
         & (hi[:, 2] > z0 + 0.05)
@@ -250,12 +297,15 @@ def receiver_shading(
             fs = (foot - F[:2, 2]) @ inv.T / scale
             cv2.fillConvexPoly(cont, cv2.convexHull(np.round(fs * 16).astype(np.int32)), 1.0, cv2.LINE_AA, 4)
             rads.append(_contact_radius(p, foot))
-        pz = np.maximum(p[:, 2], z0)
-        q = p[:, :2] - (pz - z0)[:, None] * shift
-        st = (q - F[:2, 2]) @ inv.T / scale
-        hull = cv2.convexHull(np.round(st * 16).astype(np.int32))
-        cv2.fillConvexPoly(shadow, hull, 1.0, cv2.LINE_AA, 4)
-        hard_px = max(hard_px, float(np.median(pz - z0)))
+        for part in solids[i].shadow_parts:
+            if part[:, 2].max() <= z0 + 0.05:
+                continue
+            pz = np.maximum(part[:, 2], z0)
+            q = light.project(np.column_stack([part[:, :2], pz]), z0)
+            st = (q - F[:2, 2]) @ inv.T / scale
+            hull = cv2.convexHull(np.round(st * 16).astype(np.int32))
+            cv2.fillConvexPoly(shadow, hull, 1.0, cv2.LINE_AA, 4)
+        hard_px = max(hard_px, float(np.median(np.maximum(p[:, 2], z0) - z0)))
     mm_per_px = scale * float(np.sqrt(abs(np.linalg.det(F[:2, :2]))))
     if cand.size:
         pen = max(0.5, np.tan(np.radians(light.softness_deg)) * max(hard_px, 8.0) / mm_per_px)
@@ -274,14 +324,38 @@ def receiver_shading(
             gap_mean.append(gap)
     if gap_mean:
         ao = _blur(ao, max(1.0, 0.35 * np.mean(gap_mean) / mm_per_px))
-    ndl = max(0.0, float(L[2]))
-    fac = (
-        light.ambient * (1 - 0.75 * ao)
-        + (1 - light.ambient) * ndl * (1 - np.clip(shadow, 0, 1)) * (1 - 0.6 * ao)
-    ) / light.norm
+    D, S, E = plane_light(light, F, z0, (sw, sh), scale, cam_pos, material, face.normal)
+    lit = (1 - np.clip(shadow, 0, 1)) * (1 - 0.6 * ao)
+    amb = np.float32(light.ambient / light.norm) * (1 - 0.75 * ao)
+    dirf = D * lit
     if rads:
-        fac *= 1 - CONTACT * _blur_exact(cont, float(np.median(rads)) / mm_per_px)
-    return cv2.resize(fac.astype(np.float32), (tw, th), interpolation=cv2.INTER_LINEAR)
+        keep = 1 - CONTACT * _blur_exact(cont, float(np.median(rads)) / mm_per_px)
+        amb *= keep
+        dirf *= keep
+    else:
+        keep = None
+    if light.mixed:
+        fac = amb[..., None] * light.tint + dirf[..., None]
+    else:
+        fac = amb + dirf
+    spec = None
+    if S is not None:
+        spec = S * lit + E * (1 - 0.75 * ao)
+        if keep is not None:
+            spec *= keep
+        spec = cv2.resize(spec, (tw, th), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(fac.astype(np.float32), (tw, th), interpolation=cv2.INTER_LINEAR), spec
+
+
+def _max_shift(light: Lighting, verts: np.ndarray, top: float) -> float:
+    """An upper bound on how far (mm per mm of height) a shadow is cast sideways onto the receiver
+    with corners ``verts`` by anything up to the height ``top``."""
+    if light.position is None:
+        L = light.direction
+        return float(np.abs(L[:2] / L[2]).max())
+    pos = light.position
+    far = float(np.max(np.linalg.norm(verts[:, :2] - pos[:2], axis=1)))
+    return far / max(float(pos[2]) - top, 1.0)
 
 
 def _footprint(p: np.ndarray, z0: float) -> np.ndarray | None:
@@ -315,12 +389,9 @@ def shade_plane_in_screen(
     z0 = float(face.verts[0, 2])
     # board xy on the plane -> screen (homogeneous)
     Hb = cam.homography(z0)
-    L = light.direction
-    if L[2] <= 1e-3:
+    if light.direction[2] <= 1e-3:
         return
-    shift = L[:2] / L[2]
-    ndl = float(L[2])
-    direct = (1 - light.ambient) * ndl / light.norm  # the share a full shadow removes
+    amb = light.ambient / light.norm
     rlo, rhi = face.verts[:, :2].min(axis=0), face.verts[:, :2].max(axis=0)
     tan_soft = float(np.tan(np.radians(light.softness_deg)))
     feet = [(_footprint(s.hull, z0), s) for s in solids]
@@ -338,8 +409,12 @@ def shade_plane_in_screen(
         if top <= z0 + 0.05:
             continue
         pz = np.maximum(p[:, 2], z0)
-        q = p[:, :2] - (pz - z0)[:, None] * shift
-        hq = cv2.convexHull(q.astype(np.float32))[:, 0, :].astype(float)
+        hulls = []  # the shadow of each convex part (an arch lets the light through under it)
+        for part in s.shadow_parts:
+            if part[:, 2].max() > z0 + 0.05:
+                q = light.project(np.column_stack([part[:, :2], np.maximum(part[:, 2], z0)]), z0)
+                hulls.append(cv2.convexHull(q.astype(np.float32))[:, 0, :].astype(float))
+        hq = np.vstack(hulls)
         hgt = float(np.median(pz - z0))
         pen = tan_soft * max(hgt, 1.0)  # penumbra width, mm
         rad = _contact_radius(p, foot) if foot is not None else 0.0
@@ -373,10 +448,16 @@ def shade_plane_in_screen(
             continue
         M = np.array([[1, 0, -X0], [0, 1, -Y0], [0, 0, 1.0]]) @ Hb @ G
         grid = np.zeros((gh, gw), np.float32)
-        st = (hq - lo) * rho
-        cv2.fillConvexPoly(grid, np.round(st * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+        for hp in hulls:
+            st = (hp - lo) * rho
+            cv2.fillConvexPoly(grid, np.round(st * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
         grid = _blur_exact(grid, pen * rho / 2.0)
-        keep = 1.0 - np.float32(direct) * grid  # what the cast shadow leaves
+        # the share a full shadow removes there (lamp falloff, the photographer's shadow), per channel
+        mid = np.array([[*(hq.mean(axis=0)), z0]])
+        d = float(light.direct(mid, np.array([0.0, 0.0, 1.0]))[0])
+        k = d / (amb * light.tint + d + 1e-9)
+        k_lum = d / (amb + d + 1e-9)
+        keep = 1.0 - np.float32(k_lum) * grid  # what the cast shadow leaves
         if foot is not None:
             grid = np.zeros((gh, gw), np.float32)
             fh = cv2.convexHull(((foot - lo) * rho * 16).astype(np.float32)).astype(np.int32)
@@ -384,14 +465,19 @@ def shade_plane_in_screen(
             grid = _blur_exact(grid, rad * rho)
             keep *= 1.0 - np.float32(CONTACT) * grid
         loss = cv2.warpPerspective(1.0 - keep, M, (X1 - X0, Y1 - Y0), flags=cv2.INTER_LINEAR)
-        parts.append(((X0, Y0, X1, Y1), loss))
-    # overlapping boxes share one accumulator (the darkest loss wins: a union of shadows)
+        parts.append(((X0, Y0, X1, Y1), (loss, k / max(k_lum, 1e-6))))
+    # overlapping boxes share one accumulator (the darkest loss wins: a union of shadows); under mixed
+    # light a shadow keeps the fill's colour: each channel loses its own share
     for (x0, y0, x1, y1), members in _clusters(parts):
         acc = np.zeros((y1 - y0, x1 - x0), np.float32)
-        for (a0, b0, a1, b1), loss in members:
+        for (a0, b0, a1, b1), (loss, _) in members:
             sub = acc[b0 - y0 : b1 - y0, a0 - x0 : a1 - x0]
             np.maximum(sub, loss, out=sub)
-        frame.img[y0:y1, x0:x1] *= (1.0 - acc)[..., None]
+        ratio = np.mean([r for _, (_, r) in members], axis=0).astype(np.float32)
+        if light.mixed:
+            frame.img[y0:y1, x0:x1] *= 1.0 - np.minimum(acc[..., None] * ratio, 1.0)
+        else:
+            frame.img[y0:y1, x0:x1] *= (1.0 - acc)[..., None]
 
 
 def _clusters(parts: list) -> list:
@@ -445,70 +531,87 @@ def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.stackBlur(img, (k, k)) if k > 1 else img
 
 
-def point_light_tests(
-    points: np.ndarray, light: Lighting, tiles: list[tuple[Solid, int]], owners: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """(lit, ambient occlusion) for points (N, 3): lit = 0 when a terrace tile above blocks the key
-    light; ao < 1 when a tile hangs over the point."""
-    n = len(points)
-    lit = np.ones(n)
-    ao = np.ones(n)
-    L = light.direction
-    own = np.full(n, -1) if owners is None else owners
-    for s, idx in tiles:
-        top = s.hull[:, 2].max()
-        c = s.hull[:, :2].mean(axis=0)
-        e1 = s.hull[1, :2] - s.hull[0, :2]
-        e1 /= np.linalg.norm(e1)
-        e2 = np.array([-e1[1], e1[0]])
-        half = np.abs((s.hull[:, :2] - c) @ e1).max()
-        above = (top > points[:, 2] + 0.5) & (own != idx)
-        t = (top - points[:, 2]) / L[2]
-        q = points[:, :2] + t[:, None] * L[:2] - c
-        inside = (np.abs(q @ e1) <= half) & (np.abs(q @ e2) <= half)
-        lit[above & inside] = 0.0
-        q2 = points[:, :2] - c
-        under = above & (np.abs(q2 @ e1) <= half + 2) & (np.abs(q2 @ e2) <= half + 2)
-        gap = top - points[:, 2]
-        ao = np.where(under, np.minimum(ao, 1 - 0.55 * np.exp(-gap / 60.0)), ao)
-    return lit, ao
+def _material(solid: Solid, face: Face, mats: dict[str, Material]) -> Material:
+    """How a face reflects: its own material, water, or its solid's (inferred when unnamed: tiles and
+    non-casting slabs have matte cardboard edges, other casting solids are plastic); textured faces
+    are the laminated print."""
+    if face.material is not None:
+        return face.material
+    if face.gloss > 0:
+        return mats["water"]
+    if face.tex is not None:
+        return mats["coat"]
+    if solid.material:
+        return mats[solid.material]
+    return mats["matte"] if (solid.is_tile or not solid.casts) else mats["plastic"]
 
 
-def render(solids: list[Solid], cam: Camera, light: Lighting, background: Solid | None = None) -> Frame:
-    """Rasterize all solids over ``background`` (the table: one textured horizontal receiver face)."""
+def lit_plane_texture(face: Face, light: Lighting, cam_pos: np.ndarray, material: Material,
+                      glow: float = 0.0) -> np.ndarray:
+    """A horizontal face's texture under the key light's falloff, the photographer's shadow, mixed
+    light and its gloss (not its cast shadows: see :func:`shade_plane_in_screen`); the texture itself
+    when none of those applies (a lit upward face shows its albedo)."""
+    if light.position is None and light.occluder is None and not light.mixed and not material.glossy:
+        return face.tex
+    th, tw = face.tex.shape[:2]
+    D, S, E = plane_light(light, face.tex_frame, float(face.verts[0, 2]), (tw, th), 1, cam_pos, material,
+                          face.normal, glow, step_mm=4.0)
+    amb = np.float32(light.ambient / light.norm)
+    if light.mixed:
+        fac = cv2.merge([D + amb * np.float32(t) for t in light.tint])
+        tex = cv2.multiply(face.tex, fac)
+    else:
+        tex = face.tex * (D + amb)[..., None]
+    if S is not None:
+        tex += (S + E)[..., None]
+    return tex
+
+
+def render(
+    solids: list[Solid], cam: Camera, light: Lighting, background: Solid | None = None,
+    gloss: Gloss | None = None,
+) -> Frame:
+    """Rasterize all solids over ``background`` (the table: one textured horizontal receiver face);
+    ``gloss``: the photo's glossiness of print and plastic (None: all matte)."""
     frame = Frame(cam)
+    mats = materials(gloss)
     if background is not None:
         f = background.faces[0]
-        frame.draw_background(f, f.tex)
+        frame.draw_background(f, lit_plane_texture(f, light, frame.pos, f.material or MATTE, glow=2.0))
         shade_plane_in_screen(frame, f, solids, light)
     bounds = _hull_data(solids)
     tiles = [(s, i) for i, s in enumerate(solids) if s.is_tile]
+    shadows = TileShadows(light, tiles)
     # far to near (the board first), so that anti-aliased rims blend over what lies behind them
     dist = [float(np.linalg.norm(s.hull.mean(axis=0) - frame.pos)) for s in solids]
     order = sorted(range(len(solids)), key=lambda i: (solids[i].casts, -dist[i]))
-    flat = [(i, f) for i in order for f in solids[i].faces if f.tex is None]
-    flat_shade = {}
-    if flat:
-        cents = np.array([f.verts.mean(axis=0) for _, f in flat])
-        lit, ao = point_light_tests(cents, light, tiles, np.array([i for i, _ in flat]))
-        for (_, f), li, a in zip(flat, lit, ao, strict=True):
-            c = f.colour * light.shade(f.normal, li, a)
-            if f.gloss:
-                c = c + f.gloss * 0.15 * max(0.0, float(f.normal @ light.direction)) ** 8
-            flat_shade[id(f)] = c
+    # flat faces and the non-receiving textured ones: the light at each face's centre; flat faces are
+    # then lit again per pixel (shade_pixels)
+    front = [(i, f) for i in order for f in solids[i].faces if f.tex is None or not f.receiver]
+    front = [(i, f) for i, f in front if f.normal @ (frame.pos - f.verts[0]) > 1e-9]
+    table = FaceTable.build(light, [f for _, f in front], [_material(solids[i], f, mats) for i, f in front],
+                            frame.pos, shadows)
+    row = {id(f): k for k, (_, f) in enumerate(front)}
+    per_pixel = len(front) < np.iinfo(np.int16).max
     for i in order:
         s = solids[i]
         inner = inner_edges(s, frame.pos)
         for f, fl in zip(s.faces, inner, strict=True):
+            k = row.get(id(f), -1)
             if f.tex is not None:
-                tex = f.tex
                 if f.receiver:
-                    fac = receiver_shading(f, i, solids, light, bounds, tiles)
-                    tex = tex * fac[..., None]
+                    fac, spec = receiver_shading(f, i, solids, light, bounds, tiles, frame.pos,
+                                                 _material(s, f, mats))
+                    tex = f.tex * (fac[..., None] if fac.ndim == 2 else fac)
+                    if spec is not None:
+                        tex += spec[..., None]
+                elif k >= 0:
+                    tex = f.tex * table.fac[k] + table.spec[k]
                 else:
-                    lit, ao = point_light_tests(f.verts.mean(axis=0)[None], light, tiles, np.array([i]))
-                    tex = tex * np.float32(light.shade(f.normal, lit[0], ao[0]))
+                    continue  # a back face
                 frame.draw(f, None, tex, fl, i)
-            else:
-                frame.draw(f, flat_shade[id(f)], None, fl, i)
+            elif k >= 0:
+                frame.draw(f, f.colour * table.fac[k] + table.spec[k], None, fl, i, k if per_pixel else -1)
+    if per_pixel:
+        shade_pixels(frame.img, frame.izbuf, frame.fid, cam, light, table, shadows)
     return frame
