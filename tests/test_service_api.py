@@ -19,6 +19,8 @@ import httpx
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 from service_support import (
     SAMPLES,
@@ -29,7 +31,7 @@ from service_support import (
     truncated_jpeg,
 )
 
-from scoring import check, garden_from_dict, load, rank, score_garden
+from scoring import check, garden_from_dict, generate_garden, load, rank, score_garden
 from service.api import Settings, create_app
 from service.api.models import GardenScoreOut, PhotoScoreOut, RankOut
 from service.api.overlay import GRID_LEVELS
@@ -449,3 +451,20 @@ def test_real_reader_photo_without_a_board_is_422() -> None:
     client = TestClient(create_app(), raise_server_exceptions=False)
     r = client.post("/v1/score", files={"photo": ("table.jpg", plain_photo(), "image/jpeg")})
     assert_error(r, 422)
+
+
+# --- property: any generated garden, nudged, scores through the service as through the engine -------
+
+
+@given(seed=st.integers(0, 99_999), which=st.integers(0, 99), bump=st.integers(-2, 2))
+@settings(max_examples=40, deadline=None)
+def test_generated_gardens_score_as_the_engine(client: TestClient, seed: int, which: int, bump: int) -> None:
+    data = generate_garden(seed).to_dict()
+    if data["tiles"]:
+        t = data["tiles"][which % len(data["tiles"])]
+        t["level"] = min(12, max(1, t["level"] + bump))
+    r = client.post("/v1/score/garden", json=data)
+    assert r.status_code == 200, r.text
+    garden = garden_from_dict(data)
+    findings = [f.to_dict() for f in check(garden)]
+    assert r.json() == {"score": score_garden(garden).to_dict(), "findings": findings}
