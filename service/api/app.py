@@ -209,7 +209,7 @@ def create_app(settings: Settings | None = None, reader: photos.Reader | None = 
     @app.post("/v1/score/garden", response_model=GardenScoreOut, responses=GARDEN_ERRORS, tags=["score"])
     async def score_garden_route(garden: GardenIn) -> dict[str, Any]:
         """Score a `babylon-garden/1` garden (spec 4.1): the score (spec 4.2) and the legality findings."""
-        return photos.garden_result(garden.as_garden())
+        return photos.garden_result(garden)  # a GardenIn is a Garden
 
     @app.post("/v1/score", response_model=PhotoScoreOut, responses=ERRORS, openapi_extra=PHOTO_FORM,
               tags=["score"])
