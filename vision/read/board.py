@@ -1,0 +1,449 @@
+"""Stage 2: find the player board in the photo and fit its plane homography.
+
+The board's most telling print is the lattice of holes, one at the centre of each of the 64 cells
+on a 30 mm pitch: near-black discs on light sand, and a dozen or more stay visible in any finished
+garden. The reader
+
+1. finds dark, round blobs (:func:`hole_candidates`);
+2. finds the projective lattice that explains most of them (:func:`fit_lattices`, RANSAC over
+   4-blob cells);
+3. decides which lattice node is which cell, i.e. the board's position and rotation
+   (:func:`register`): every placement of the 8 x 8 grid and every quarter turn that keeps the
+   holes on the board is scored against what is printed where no tile can stand: the frame line,
+   the storage strip with the flower emblem, the tile recess and the pillar slots;
+4. refines the homography and the lens distortion on all the evidence (:func:`refine`): every
+   hole centre, measured to a fraction of a pixel, and the inner edge of the printed frame line.
+
+Pixel coordinates are those of the working image; board coordinates are millimetres in the board
+frame (:mod:`vision.profile`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from scipy.optimize import least_squares
+from scipy.spatial import cKDTree
+
+from scoring.garden import GRID
+from vision.profile import Profile
+
+DETECT_LONG_SIDE = 1000  #: blobs and lattices are found at this size
+LATTICE_TOL = 0.17  #: a blob is on the lattice within this fraction of the pitch
+MIN_HOLES = 5  #: fewer lattice holes than this is no board
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """A projective lattice of blobs: ``G`` maps lattice coordinates (m, n, 1) to pixels."""
+
+    G: np.ndarray
+    points: np.ndarray  #: (K, 2) pixel positions of the blobs on it
+    index: np.ndarray  #: (K, 2) their integer lattice coordinates (m, n)
+
+
+@dataclass
+class BoardFit:
+    """The board's plane in the photo."""
+
+    H: np.ndarray  #: undistorted homography: board mm (x, y, 1) at z = 0 -> working-image pixels
+    kappa: float  #: radial distortion in pixel units: u_d = c + (u - c) (1 + kappa |u - c|^2)
+    centre: tuple[float, float]  #: the distortion centre (the image centre)
+    holes: np.ndarray  #: (K, 2) measured hole centres (working pixels, distorted)
+    hole_cells: np.ndarray  #: (K, 2) their cells (row, col); row/col 8+ are not used
+    score: float  #: template agreement of the registration (NCC on the print outside the zone)
+    residual_px: float = 0.0  #: RMS of the refined fit, in pixels
+    evidence: dict = field(default_factory=dict)
+
+    def distort(self, uv: np.ndarray) -> np.ndarray:
+        """Ideal pinhole pixels -> the photo's (distorted) pixels."""
+        return distort(uv, self.kappa, self.centre)
+
+    def undistort(self, uv: np.ndarray) -> np.ndarray:
+        return undistort(uv, self.kappa, self.centre)
+
+    def project(self, xy: np.ndarray) -> np.ndarray:
+        """Board-plane points (N, 2) in mm -> photo pixels (distorted)."""
+        return self.distort(apply_h(self.H, xy))
+
+
+# ------------------------------------------------------------------------------------ geometry
+
+
+def apply_h(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Apply a homography to (N, 2) points."""
+    xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+    p = xy @ H[:, :2].T + H[:, 2]
+    return p[:, :2] / p[:, 2:3]
+
+
+def distort(uv: np.ndarray, kappa: float, centre: tuple[float, float]) -> np.ndarray:
+    d = np.asarray(uv, dtype=np.float64) - centre
+    return centre + d * (1.0 + kappa * np.sum(d * d, axis=1, keepdims=True))
+
+
+def undistort(uv: np.ndarray, kappa: float, centre: tuple[float, float], iters: int = 8) -> np.ndarray:
+    """Inverse of :func:`distort` by Newton's method on the radius."""
+    d = np.asarray(uv, dtype=np.float64) - centre
+    if not kappa:
+        return d + centre
+    rd = np.sqrt(np.sum(d * d, axis=1, keepdims=True))
+    ru = rd.copy()
+    for _ in range(iters):
+        ru = ru - (ru * (1 + kappa * ru * ru) - rd) / (1 + 3 * kappa * ru * ru)
+    s = np.where(rd > 1e-9, ru / np.maximum(rd, 1e-9), 1.0)
+    return centre + d * s
+
+
+def orientation_sign(H: np.ndarray, at: tuple[float, float]) -> float:
+    """Sign of the Jacobian of a homography at a point: positive for a board seen from above."""
+    x, y = at
+    e = 1.0
+    p = apply_h(H, np.array([[x, y], [x + e, y], [x, y + e]]))
+    return float(np.sign(np.cross(p[1] - p[0], p[2] - p[0])))
+
+
+# ------------------------------------------------------------------------------------- stage 2a
+
+
+def green_mask(bgr: np.ndarray) -> np.ndarray:
+    """Pixels of the tiles' garden green (a broad hue band, so that white balance does not matter)."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    return (hsv[..., 0] >= 28) & (hsv[..., 0] <= 92) & (hsv[..., 1] > 70) & (hsv[..., 2] > 40)
+
+
+def _ring(img: np.ndarray, blobs: np.ndarray, k: float, n: int = 24) -> np.ndarray:
+    """Samples of ``img`` on a circle of radius ``k`` times each blob's diameter: (N, n)."""
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    r = k * blobs[:, 2:3]
+    x = np.clip(np.round(blobs[:, :1] + r * np.cos(ang)), 0, img.shape[1] - 1).astype(int)
+    y = np.clip(np.round(blobs[:, 1:2] + r * np.sin(ang)), 0, img.shape[0] - 1).astype(int)
+    return img[y, x]
+
+
+def hole_candidates(bgr: np.ndarray, min_d: float = 5.0, max_d: float = 34.0) -> np.ndarray:
+    """Dark, round, convex blobs that look like the board's holes: much darker than a ring just
+    outside them, and not sitting in a tile's green field (the icons on the tiles' plaques are dark
+    blobs too). Returns an (N, 3) array of x, y, diameter in pixels of ``bgr``."""
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    p = cv2.SimpleBlobDetector_Params()
+    p.filterByColor = True
+    p.blobColor = 0
+    p.minThreshold, p.maxThreshold, p.thresholdStep = 20, 170, 10
+    p.minRepeatability = 2
+    p.filterByArea = True
+    p.minArea, p.maxArea = np.pi * (min_d / 2) ** 2, np.pi * (max_d / 2) ** 2
+    p.filterByCircularity = True
+    p.minCircularity = 0.6
+    p.filterByInertia = True
+    p.minInertiaRatio = 0.3
+    p.filterByConvexity = True
+    p.minConvexity = 0.85
+    p.minDistBetweenBlobs = min_d
+    kps = cv2.SimpleBlobDetector_create(p).detect(gray)
+    blobs = np.array([[k.pt[0], k.pt[1], k.size] for k in kps], dtype=np.float64).reshape(-1, 3)
+    if not len(blobs):
+        return blobs
+    centre = gray[np.clip(np.round(blobs[:, 1]).astype(int), 0, gray.shape[0] - 1),
+                  np.clip(np.round(blobs[:, 0]).astype(int), 0, gray.shape[1] - 1)].astype(float)
+    contrast = np.median(_ring(gray, blobs, 0.9), axis=1) - centre
+    green = green_mask(bgr).astype(np.float32)
+    near, far = _ring(green, blobs, 0.75).mean(axis=1), _ring(green, blobs, 1.4).mean(axis=1)
+    return blobs[(contrast > 30) & (near < 0.3) & (far < 0.5)]
+
+
+def _lattice_coords(G_inv: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    q = apply_h(G_inv, pts)
+    r = np.round(q)
+    return r, np.max(np.abs(q - r), axis=1)
+
+
+def _unique_inliers(pts: np.ndarray, idx: np.ndarray, err: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """Indices of inliers, one blob per lattice node (the closest)."""
+    best: dict[tuple[int, int], int] = {}
+    for i in np.flatnonzero(ok):
+        key = (int(idx[i, 0]), int(idx[i, 1]))
+        if key not in best or err[i] < err[best[key]]:
+            best[key] = int(i)
+    return np.array(sorted(best.values()), dtype=int)
+
+
+def _window(idx: np.ndarray) -> np.ndarray:
+    """Mask of the lattice points inside the GRID x GRID window that holds most of them."""
+    lo = idx.min(axis=0)
+    span = idx.max(axis=0) - lo + 1
+    hist = np.zeros((span[0] + GRID, span[1] + GRID), np.int32)
+    np.add.at(hist, (idx[:, 0] - lo[0] + GRID - 1, idx[:, 1] - lo[1] + GRID - 1), 1)
+    c = np.pad(hist.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+    win = c[GRID:, GRID:] - c[:-GRID, GRID:] - c[GRID:, :-GRID] + c[:-GRID, :-GRID]
+    i, j = np.unravel_index(int(np.argmax(win)), win.shape)
+    m0, n0 = i + lo[0] - GRID + 1, j + lo[1] - GRID + 1
+    return np.all((idx >= [m0, n0]) & (idx < [m0 + GRID, n0 + GRID]), axis=1)
+
+
+def _robust_fit(idx: np.ndarray, pts: np.ndarray, projective: bool) -> tuple[np.ndarray | None, np.ndarray]:
+    """Lattice -> pixels by RANSAC (affine, or a homography once the support allows), with a
+    threshold of a tenth of the local pitch, then least squares on the inliers. Returns
+    (3 x 3 matrix, inlier mask)."""
+    none = (None, np.zeros(len(pts), bool))
+    idx = idx.astype(np.float64)
+    A0 = cv2.estimateAffine2D(idx, pts, method=cv2.LMEDS)[0] if len(pts) >= 3 else None
+    if A0 is None:
+        return none
+    thr = max(1.0, 0.1 * float(np.sqrt(abs(np.linalg.det(A0[:, :2])))))
+    if projective and len(pts) >= 8:
+        G, m = cv2.findHomography(idx, pts, cv2.RANSAC, thr, maxIters=500, confidence=0.999)
+        if G is None:
+            return none
+        ok = m.ravel().astype(bool)
+        if ok.sum() >= 5:
+            G = cv2.findHomography(idx[ok], pts[ok], 0)[0]
+    else:
+        A, m = cv2.estimateAffine2D(idx, pts, method=cv2.RANSAC, ransacReprojThreshold=1.5 * thr)
+        if A is None:
+            return none
+        ok = m.ravel().astype(bool)
+        G = np.vstack([A, [0, 0, 1.0]])
+    if G is None or abs(np.linalg.det(G)) < 1e-12:
+        return none
+    return G, ok
+
+
+def _pitch_fits(G: np.ndarray, q: np.ndarray, blobs: np.ndarray) -> np.ndarray:
+    """Whether each blob's diameter fits a hole at its place on the lattice (the pitch is about 2.7
+    hole diameters; the icons on tiles and the tiles' plaques are other sizes)."""
+    step = np.sqrt(np.abs(np.linalg.det(_local_affine(G, q))))
+    r = blobs[:, 2] / np.maximum(step, 1e-6)
+    return (r > 0.18) & (r < 0.85)
+
+
+def _local_affine(G: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The Jacobian (N, 2, 2) of the lattice -> pixel map at lattice points q (N, 2)."""
+    e = 0.5
+    p0 = apply_h(G, q)
+    jx = (apply_h(G, q + [e, 0]) - p0) / e
+    jy = (apply_h(G, q + [0, e]) - p0) / e
+    return np.stack([jx, jy], axis=2)
+
+
+def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
+    """Grow a lattice from a local hypothesis ``G`` (lattice -> pixels, right near its origin):
+    accept the blobs near lattice nodes within a radius that widens step by step, refitting on them
+    (an affine map while the support is small, then a homography), then keep the best 8 x 8 window
+    and tighten the tolerance."""
+    inl = np.arange(0)
+    schedule = ((2.5, 0.22, False), (4.5, 0.25, False), (8.0, LATTICE_TOL, True), (12.0, LATTICE_TOL, True),
+                (12.0, 0.12, True))
+    for radius, tol, projective in schedule:
+        for _ in range(4):  # refit until the inliers (and their lattice indices) settle
+            q = apply_h(np.linalg.inv(G), pts)
+            idx = np.round(q)
+            err = np.max(np.abs(q - idx), axis=1)
+            ok = (err < tol) & (np.max(np.abs(idx), axis=1) <= radius) & _pitch_fits(G, q, blobs)
+            new = _unique_inliers(pts, idx, err, ok)
+            if len(new) < 4:
+                return None
+            if radius >= 8:
+                new = new[_window(idx[new].astype(int))]
+            G2, good = _robust_fit(idx[new], pts[new], projective)
+            if G2 is None:
+                return None
+            settled = np.array_equal(new[good], inl)
+            inl, G = new[good], G2
+            if settled:
+                break
+    if len(inl) < 4:
+        return None
+    idx = np.round(apply_h(np.linalg.inv(G), pts[inl])).astype(int)
+    return Lattice(G, pts[inl], idx)
+
+
+def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6) -> list[Lattice]:
+    """The projective lattices that explain most blobs, best first (at most ``keep``, disjoint).
+
+    Hypotheses are L-shaped triples: a blob and two neighbours at about the pitch (relative to the
+    blob's size) in roughly perpendicular directions, i.e. an affine lattice near that blob. Each is
+    scored by the blobs it explains nearby; the best are grown into projective lattices."""
+    if len(blobs) < 4:
+        return []
+    pts, size = blobs[:, :2], blobs[:, 2]
+    tree = cKDTree(pts)
+    k = min(9, len(pts))
+    dist, nb = tree.query(pts, k=k)
+    # how many pitches away each neighbour is, from the blob's size (pitch ~ 2.7 hole diameters)
+    steps = np.round(dist / (2.73 * size[:, None]))
+    ratio = dist / (2.73 * size[:, None] * np.maximum(steps, 1))
+    usable = (steps >= 1) & (steps <= 2) & (ratio > 0.62) & (ratio < 1.6)
+    hyps = []
+    for i in range(len(pts)):
+        for a in range(1, k):
+            if not usable[i, a]:
+                continue
+            for b in range(a + 1, k):
+                if not usable[i, b]:
+                    continue
+                va = (pts[nb[i, a]] - pts[i]) / steps[i, a]
+                vb = (pts[nb[i, b]] - pts[i]) / steps[i, b]
+                la, lb = np.linalg.norm(va), np.linalg.norm(vb)
+                if not 0.6 < la / lb < 1.67 or abs(va @ vb) / (la * lb) > 0.45:
+                    continue
+                if va[0] * vb[1] - va[1] * vb[0] < 0:
+                    va, vb = vb, va
+                hyps.append(np.array([[va[0], vb[0], pts[i, 0]], [va[1], vb[1], pts[i, 1]], [0, 0, 1.0]]))
+    if not hyps:
+        return []
+    # quick local score of every hypothesis: blobs within 3 nodes that sit on its nodes
+    seeds = np.array([int(tree.query(G[:2, 2])[1]) for G in hyps])
+    scores = []
+    for G in hyps:
+        q = apply_h(np.linalg.inv(G), pts)
+        r = np.round(q)
+        ok = (np.max(np.abs(q - r), axis=1) < LATTICE_TOL) & (np.max(np.abs(r), axis=1) <= 3)
+        scores.append(int((ok & _pitch_fits(G, q, blobs)).sum()))
+    found: list[Lattice] = []
+    seen: list[frozenset[int]] = []
+    tried: set[int] = set()
+    grown = 0
+    for c in np.argsort(scores, kind="stable")[::-1]:
+        if grown >= max_grow or scores[c] < 3:
+            break
+        if seeds[c] in tried:
+            continue  # a lattice through this blob was grown already
+        grown += 1
+        lat = _grow(pts, hyps[c], blobs)
+        tried.add(int(seeds[c]))
+        if lat is None or len(lat.points) < MIN_HOLES:
+            continue
+        members = frozenset(map(int, tree.query(lat.points)[1]))
+        if len(members) >= 12:  # a well-supported lattice: no need to grow it again from its members
+            tried |= members
+        j = next((j for j, s_ in enumerate(seen) if len(members & s_) > 0.5 * min(len(members), len(s_))), None)
+        if j is not None:
+            if len(members) > len(seen[j]):
+                seen[j], found[j] = members, lat
+            continue
+        seen.append(members)
+        found.append(lat)
+    found.sort(key=lambda lt: -len(lt.points))
+    return found[:keep]
+
+
+# ------------------------------------------------------------------------------------- stage 2b
+
+
+def _symmetries() -> list[np.ndarray]:
+    """The eight symmetries of the square lattice, as 2 x 2 integer matrices (the lattice's own
+    axes may be either handed; :func:`orientation_sign` keeps the placements seen from above)."""
+    r = np.array([[0, -1], [1, 0]])
+    m = np.array([[1, 0], [0, -1]])
+    turns = [np.linalg.matrix_power(r, k) for k in range(4)]
+    return turns + [t @ m for t in turns]
+
+
+def board_template(profile: Profile, ppm: float) -> tuple[np.ndarray, np.ndarray]:
+    """A luminance picture of the board's print outside the building zone, and the mask of where it
+    is always visible (the margin around the zone and the storage strip), at ``ppm`` px per mm.
+
+    Drawn from the profile's geometry with relative luminances only, so it does not depend on the
+    exact colours of a copy of the game."""
+    b = profile.board
+    w, h = round(b.width * ppm), round(b.depth * ppm)
+    lum = lambda hx: float(np.dot([0.299, 0.587, 0.114], [int(hx[i:i + 2], 16) for i in (1, 3, 5)]))  # noqa: E731
+    t = np.full((h, w), lum(b.colour), np.float32)
+    fw = round(b.frame_width * ppm)
+    t[:fw, :] = t[-fw:, :] = lum(b.frame_colour)
+    t[:, :fw] = t[:, -fw:] = lum(b.frame_colour)
+    s = lambda v: round(v * ppm)  # noqa: E731
+    x0, y0, x1, y1 = b.recess
+    t[s(y0):s(y1), s(x0):s(x1)] = lum(b.recess_colour)
+    cv2.rectangle(t, (s(x0), s(y0)), (s(x1), s(y1)), lum(b.frame_colour), max(1, s(b.recess_line)))
+    ex, ey = b.emblem_centre
+    cv2.circle(t, (s(ex), s(ey)), s(b.emblem_diameter / 2), lum(b.emblem_colour), -1)
+    cv2.circle(t, (s(ex), s(ey)), s(b.emblem_centre_diameter / 2), lum(b.emblem_centre_colour), -1)
+    for px, py in b.pillar_slots:
+        cv2.circle(t, (s(px), s(py)), s(b.hole_diameter / 2), lum(b.hole_colour), -1)
+    mask = np.ones((h, w), np.uint8)
+    ox, oy = b.grid_origin
+    zone = GRID * b.pitch
+    mask[s(oy - 2):s(oy + zone + 2), s(ox - 2):s(ox + zone + 2)] = 0
+    # the emblem's petals are in the board's flower colour, unknown here: leave the emblem's ring out
+    cv2.circle(mask, (s(ex), s(ey)), s(b.emblem_diameter / 2), 0, -1)
+    cv2.circle(mask, (s(ex), s(ey)), s(b.emblem_diameter * 0.28), 1, -1)
+    return t, mask.astype(bool)
+
+
+def cell_to_board(profile: Profile) -> np.ndarray:
+    """The affine map (col, row, 1) of hole centres -> board mm (x, y, 1)."""
+    b = profile.board
+    ox, oy = b.grid_origin
+    p = b.pitch
+    return np.array([[p, 0, ox + p / 2], [0, p, oy + p / 2], [0, 0, 1.0]])
+
+
+def _template_samples(profile: Profile, n: int = 3000) -> tuple[np.ndarray, np.ndarray]:
+    """Board points (n, 2) in mm where :func:`board_template` is always visible, and its values."""
+    ppm = 2.0
+    tmpl, mask = board_template(profile, ppm)
+    ys, xs = np.nonzero(mask)
+    pick = np.random.default_rng(0).choice(len(xs), size=min(n, len(xs)), replace=False)
+    xy = np.column_stack([xs[pick], ys[pick]]).astype(np.float64) / ppm + 0.5 / ppm
+    return xy, tmpl[ys[pick], xs[pick]].astype(np.float64)
+
+
+def _sample(gray: np.ndarray, uv: np.ndarray) -> np.ndarray:
+    """Bilinear samples of ``gray`` at pixel positions (N, 2); 0 outside the image."""
+    m = uv.astype(np.float32).reshape(1, -1, 2)
+    return cv2.remap(gray, m, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                     borderValue=0).reshape(-1).astype(np.float64)
+
+
+def _ncc_vec(x: np.ndarray, y: np.ndarray) -> float:
+    x = x - x.mean()
+    y = y - y.mean()
+    d = np.sqrt((x * x).sum() * (y * y).sum())
+    return float((x * y).sum() / d) if d > 0 else 0.0
+
+
+def register(gray: np.ndarray, lattice: Lattice, profile: Profile
+             ) -> list[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
+    """Every placement of the cell grid on the lattice (a symmetry of the square lattice and an
+    offset) that puts enough of the lattice's holes on the 8 x 8 grid and shows the board from
+    above, scored by the normalised cross-correlation of the photo with :func:`board_template`
+    where the print is always visible. Returns ``(score, H, cells, points)`` best first: ``H`` maps
+    board mm -> pixels, ``cells`` (K, 2) are the (row, col) of the lattice holes on the grid and
+    ``points`` their pixels."""
+    xy, values = _template_samples(profile)
+    to_board = cell_to_board(profile)
+    centre = (profile.board.width / 2, profile.board.depth / 2)
+    h, w = gray.shape
+    out = []
+    for A in _symmetries():
+        cr = lattice.index @ A.T  # (col, row) up to an offset
+        lo, hi = cr.min(axis=0), cr.max(axis=0)
+        counts = []
+        for oc in range(-hi[0], GRID - lo[0]):
+            for orow in range(-hi[1], GRID - lo[1]):
+                g = cr + [oc, orow]
+                inside = np.all((g >= 0) & (g < GRID), axis=1)
+                counts.append((int(inside.sum()), oc, orow, inside))
+        most = max(c[0] for c in counts)
+        for n_in, oc, orow, inside in counts:
+            if n_in < max(MIN_HOLES, 0.5 * most):
+                continue
+            # lattice (m, n) -> (col, row) = A (m, n) + o
+            L = np.array([[A[0, 0], A[0, 1], oc], [A[1, 0], A[1, 1], orow], [0, 0, 1.0]])
+            H = lattice.G @ np.linalg.inv(L) @ np.linalg.inv(to_board)
+            H /= H[2, 2]
+            if orientation_sign(H, centre) <= 0:
+                continue
+            uv = apply_h(H, xy)
+            seen = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
+            if seen.mean() < 0.9:  # the whole board is in the photo
+                continue
+            score = _ncc_vec(_sample(gray, uv[seen]), values[seen])
+            cells = (cr + [oc, orow])[:, ::-1]
+            out.append((score, H, cells[inside], lattice.points[inside]))
+    out.sort(key=lambda o: -o[0])
+    return out
