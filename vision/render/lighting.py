@@ -186,6 +186,32 @@ class Material:
     f0: float = 0.0
     smudge: float = 0.0  #: how much the shine varies over the surface (receivers only)
     tilt_deg: float = 0.0  #: the coat's normal leans by up to this (tiles never lie quite flat)
+    seed: int = 0  #: where the shine varies, which way each tile leans
+
+    def smudge_at(self, xy: np.ndarray) -> np.ndarray | float:
+        """A smooth random factor (mean 1) on the shine at board points (..., 2): a few waves of 15 to
+        90 mm, the same field over every face of the photo (fingerprints, an uneven coat)."""
+        if self.smudge <= 0:
+            return 1.0
+        rng = np.random.default_rng([self.seed, 0x5D])
+        k = 6
+        lam = rng.uniform(15.0, 90.0, k)
+        ang = rng.uniform(0.0, 2 * np.pi, k)
+        ph = rng.uniform(0.0, 2 * np.pi, k)
+        w = (np.column_stack([np.cos(ang), np.sin(ang)]) * (2 * np.pi / lam)[:, None]).astype(xy.dtype)
+        f = np.sin(xy @ w.T + ph.astype(xy.dtype)).sum(axis=-1) / np.sqrt(k)
+        return np.clip(1.0 + 0.6 * self.smudge * f, 0.15, 2.0)
+
+    def tilted(self, normal: np.ndarray, key: np.ndarray) -> np.ndarray:
+        """``normal`` leaned by up to ``tilt_deg`` in a direction drawn from ``key`` (a piece's
+        centre): every face of a piece leans the same way."""
+        if self.tilt_deg <= 0:
+            return normal
+        rng = np.random.default_rng([self.seed, *(np.abs(np.round(key * 10.0)).astype(np.int64) % (2**31))])
+        t = math.radians(self.tilt_deg) * math.sqrt(rng.random())
+        a = rng.uniform(0, 2 * math.pi)
+        n = normal + math.tan(t) * np.array([math.cos(a), math.sin(a), 0.0])
+        return n / np.linalg.norm(n)
 
     @property
     def glossy(self) -> bool:
@@ -201,7 +227,7 @@ def materials(gloss: Gloss | None) -> dict[str, Material]:
     "plastic" (pillars, decorations), "skin", "matte" (cut cardboard), "water"."""
     g = gloss or Gloss()
     return {
-        "coat": Material(g.coat_roughness, g.coat_f0, g.smudge, g.tile_tilt_deg),
+        "coat": Material(g.coat_roughness, g.coat_f0, g.smudge, g.tile_tilt_deg, g.seed),
         "plastic": Material(g.plastic_roughness, g.plastic_f0),
         "skin": Material(0.45, 0.028 if g.plastic_f0 > 0 else 0.0),
         "matte": MATTE,

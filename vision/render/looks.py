@@ -34,6 +34,7 @@ class Gloss:
     plastic_f0: float = 0.0
     tile_tilt_deg: float = 0.0  #: tiles never lie quite flat: each tile's coat leans by up to this
     smudge: float = 0.0  #: 0..1: how much the coat's shine varies over the surface (fingerprints, wear)
+    seed: int = 0  #: where the shine varies and which way each tile leans
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,7 @@ def sample_gloss(rng: np.random.Generator) -> Gloss:
         plastic_f0=float(rng.uniform(0.03, 0.05)),
         tile_tilt_deg=float(rng.uniform(0.0, 1.5)),
         smudge=float(rng.uniform(0.0, 0.8)),
+        seed=int(rng.integers(0, 2**31 - 1)),
     )
 
 

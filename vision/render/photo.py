@@ -50,7 +50,8 @@ def _board_texture(profile: Profile, flower: str, ppm: float) -> np.ndarray:
     if hit is None or hit[0] is not profile:
         if len(_BOARD_CACHE) > 6:
             _BOARD_CACHE.clear()
-        hit = _BOARD_CACHE[key] = (profile, board_top(profile, flower, ppm, np.random.default_rng(7)))
+        hit = _BOARD_CACHE[key] = (profile, board_top(profile, flower, ppm, np.random.default_rng(7),
+                                                                    mottled=False))
     return hit[1]
 
 
@@ -102,6 +103,7 @@ def render_linear(
         ppm,
         tuple(cond.clutter),
         board_tex=_board_texture(profile, flower, ppm),
+        looks=cond.looks,
     )
     centre = np.array([profile.board.width / 2, profile.board.depth / 2, 0.0])
     light = Lighting.from_light(cond.light, cond.looks, centre)

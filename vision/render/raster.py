@@ -189,62 +189,37 @@ def _hull_data(solids: list[Solid]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return lo, hi, np.array([s.casts for s in solids])
 
 
-def _coarse_points(F: np.ndarray, z0: float, size: tuple[int, int], scale: int, step_mm: float
-                   ) -> tuple[np.ndarray, float]:
-    """Board points (ch, cw, 3) float32 of a coarse grid over a receiver's (sw, sh) shading grid (each
-    shading texel is ``scale`` texture texels), placed so that ``cv2.resize`` to (sw, sh) puts each
-    value where it was computed; and the grid's step in shading texels."""
+def _coarse_points(F: np.ndarray, size: tuple[int, int], scale: int, step_mm: float) -> np.ndarray:
+    """Board points (ch, cw, 3) float32 of a coarse grid over a textured face's (sw, sh) shading grid
+    (each shading texel is ``scale`` texture texels; texel (s, t) is at ``F @ (s, t, 1)``), placed so
+    that ``cv2.resize`` to (sw, sh) puts each value where it was computed."""
     sw, sh = size
     mm = scale * float(np.sqrt(abs(np.linalg.det(F[:2, :2]))))
     k = max(1.0, step_mm / mm)
     cw, ch = max(2, int(np.ceil(sw / k)) + 1), max(2, int(np.ceil(sh / k)) + 1)
     xs = ((np.arange(cw) + 0.5) * sw / cw - 0.5) * scale
     ys = ((np.arange(ch) + 0.5) * sh / ch - 0.5) * scale
-    X = F[0, 0] * xs[None, :] + F[0, 1] * ys[:, None] + F[0, 2]
-    Y = F[1, 0] * xs[None, :] + F[1, 1] * ys[:, None] + F[1, 2]
-    return np.stack([X, Y, np.full_like(X, z0)], axis=-1).astype(np.float32), k
-
-
-def _tilted(normal: np.ndarray, tilt_deg: float, key: np.ndarray) -> np.ndarray:
-    """``normal`` leaned by up to ``tilt_deg`` in a direction drawn from ``key`` (a face's position):
-    the same face always leans the same way."""
-    if tilt_deg <= 0:
-        return normal
-    rng = np.random.default_rng(np.abs(np.round(key * 97.0)).astype(np.int64) % (2**31))
-    t = np.radians(tilt_deg) * np.sqrt(rng.random())
-    a = rng.uniform(0, 2 * np.pi)
-    n = normal + np.tan(t) * np.array([np.cos(a), np.sin(a), 0.0])
-    return n / np.linalg.norm(n)
-
-
-def _smudge(shape: tuple[int, int], amount: float, key: np.ndarray) -> np.ndarray | float:
-    """A smooth random factor (mean about 1) on a surface's shine: fingerprints, uneven coat."""
-    if amount <= 0:
-        return 1.0
-    rng = np.random.default_rng(np.abs(np.round(key * 89.0)).astype(np.int64) % (2**31) + 7)
-    small = rng.standard_normal((6, 6)).astype(np.float32)
-    big = cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
-    return np.clip(1.0 + amount * 0.6 * big, 0.15, 2.0)
+    return np.stack([F[r, 0] * xs[None, :] + F[r, 1] * ys[:, None] + F[r, 2] for r in range(3)],
+                    axis=-1).astype(np.float32)
 
 
 def plane_light(
-    light: Lighting, F: np.ndarray, z0: float, size: tuple[int, int], scale: int, cam_pos: np.ndarray,
+    light: Lighting, F: np.ndarray, size: tuple[int, int], scale: int, cam_pos: np.ndarray,
     material: Material, normal: np.ndarray, glow: float = 0.0, step_mm: float = 2.0,
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """The smooth light fields over a horizontal receiver's (sw, sh) shading grid: the key light's
+    """The smooth light fields over a plane textured face's (sw, sh) shading grid: the key light's
     share (falloff, angle, occluder), its specular reflection and the glossy sheen of the
     surroundings (None when matte). Computed on a grid of about ``step_mm`` and resized."""
-    P, _ = _coarse_points(F, z0, size, scale, step_mm)
-    up = np.asarray(normal, np.float32)
-    D = light.direct(P, up).astype(np.float32)
+    P = _coarse_points(F, size, scale, step_mm)
+    n = np.asarray(normal, np.float32)
+    D = light.direct(P, n).astype(np.float32)
     S = E = None
     if material.glossy:
         V = cam_pos.astype(np.float32) - P
         V /= np.linalg.norm(V, axis=-1, keepdims=True)
-        n = _tilted(np.asarray(normal, float), material.tilt_deg, F[:2, 2]).astype(np.float32)
         S = light.specular(P, n, V, material.alpha, material.f0).astype(np.float32)
         E = light.sheen(np.broadcast_to(n, P.shape), V, material.f0, glow).astype(np.float32)
-        smudge = _smudge(S.shape, material.smudge, F[:2, 2])
+        smudge = material.smudge_at(P[..., :2])
         S *= smudge
         E *= smudge
     sw, sh = size
@@ -324,7 +299,10 @@ def receiver_shading(
             gap_mean.append(gap)
     if gap_mean:
         ao = _blur(ao, max(1.0, 0.35 * np.mean(gap_mean) / mm_per_px))
-    D, S, E = plane_light(light, F, z0, (sw, sh), scale, cam_pos, material, face.normal)
+    normal = face.normal
+    if solids[owner].is_tile:  # tiles never lie quite flat: each one's coat leans its own way
+        normal = material.tilted(normal, solids[owner].hull.mean(axis=0))
+    D, S, E = plane_light(light, F, (sw, sh), scale, cam_pos, material, normal)
     lit = (1 - np.clip(shadow, 0, 1)) * (1 - 0.6 * ao)
     amb = np.float32(light.ambient / light.norm) * (1 - 0.75 * ao)
     dirf = D * lit
@@ -554,8 +532,8 @@ def lit_plane_texture(face: Face, light: Lighting, cam_pos: np.ndarray, material
     if light.position is None and light.occluder is None and not light.mixed and not material.glossy:
         return face.tex
     th, tw = face.tex.shape[:2]
-    D, S, E = plane_light(light, face.tex_frame, float(face.verts[0, 2]), (tw, th), 1, cam_pos, material,
-                          face.normal, glow, step_mm=4.0)
+    D, S, E = plane_light(light, face.tex_frame, (tw, th), 1, cam_pos, material, face.normal, glow,
+                          step_mm=4.0)
     amb = np.float32(light.ambient / light.norm)
     if light.mixed:
         fac = cv2.merge([D + amb * np.float32(t) for t in light.tint])

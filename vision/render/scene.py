@@ -14,8 +14,18 @@ from scoring.support import GardenIndex, Support
 from vision.profile import Profile
 from vision.render import pieces
 from vision.render.conditions import ClutterItem, random_in_disc
+from vision.render.looks import Artwork, Looks
 from vision.render.mesh import Face, Pose, Solid, rect, rot_z
-from vision.render.textures import board_top, card_back, flat, linear, tile_top
+from vision.render.textures import (
+    BOARD_MOTTLE,
+    REFERENCE_ART,
+    board_top,
+    card_back,
+    flat,
+    linear,
+    print_finish,
+    tile_top,
+)
 
 MATERIAL_BY_SYMBOLS = {n: m for m, n in MATERIAL_SYMBOLS.items()}  #: symbol count -> tile material
 
@@ -105,15 +115,18 @@ def build_scene(
     ppm: float,
     clutter: tuple[ClutterItem, ...] = (),
     board_tex: np.ndarray | None = None,
+    looks: Looks | None = None,
 ) -> Scene:
     """All solids of the photo. ``ppm``: texture pixels per mm for printed faces. The garden must
-    name its board flower (:func:`board_flower` fills it in)."""
+    name its board flower (:func:`board_flower` fills it in). ``looks``: the photo's artwork (default:
+    the reference print)."""
     flower = garden.board_flower
     if not flower:
         raise ValueError("build_scene needs the garden's board flower: see scene.board_flower()")
     rng = np.random.default_rng([seed, 0xB4B1])
     scene = Scene([])
-    _add_board(scene, profile, flower, ppm, rng, board_tex)
+    art = looks.artwork if looks is not None else REFERENCE_ART
+    _add_board(scene, profile, flower, ppm, rng, board_tex, art)
     lh = profile.level_height
     index = GardenIndex(garden)
     tile_pose: dict[tuple[int, int, int], Pose] = {}
@@ -127,7 +140,7 @@ def build_scene(
         shown_symbols[t.key] = symbols
         material = tile_material(t.model_copy(update={"symbols": symbols}), flower, rng)
         quarter = int(rng.integers(4))
-        tex = tile_top(profile, t.flower, symbols, ppm, rng, quarter)
+        tex = tile_top(profile, t.flower, symbols, ppm, rng, quarter, art, (t.row, t.col, t.level))
         corners = pose.apply(np.column_stack([rect(profile.tile.size, profile.tile.size), np.zeros(4)]))
         info = {
             "row": t.row,
@@ -161,7 +174,7 @@ def build_scene(
     for d in garden.decorations:
         _add_decoration(scene, profile, d, rng)
     for item in clutter:
-        _add_clutter(scene, profile, item, ppm, rng)
+        _add_clutter(scene, profile, item, ppm, rng, art)
     scene.shown = garden.model_copy(update={
         "board_flower": flower,
         "tiles": tuple(t.model_copy(update={"symbols": shown_symbols[t.key]}) for t in garden.tiles),
@@ -170,11 +183,15 @@ def build_scene(
 
 
 def _add_board(
-    scene: Scene, profile: Profile, flower: str, ppm: float, rng: np.random.Generator, tex: np.ndarray | None
+    scene: Scene, profile: Profile, flower: str, ppm: float, rng: np.random.Generator, tex: np.ndarray | None,
+    art: Artwork = REFERENCE_ART,
 ) -> None:
+    """The player board: its print (``tex``: the unmottled :func:`board_top`, or None to draw it)
+    finished as this copy of the game is printed."""
     b = profile.board
     if tex is None:
-        tex = board_top(profile, flower, ppm, rng)
+        tex = board_top(profile, flower, ppm, rng, mottled=False)
+    tex = print_finish(tex, art, ppm, (0,), BOARD_MOTTLE, scuffs_per_dm2=3.0)
     bp = tex.shape[1] / b.width
     poly = rect(b.width, b.depth, b.width / 2, b.depth / 2)
     solid = pieces.prism(Pose.at(0, 0, 0), poly, -b.thickness, 0.0, linear(b.edge_colour))
@@ -250,7 +267,8 @@ def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.rando
 
 
 def _add_clutter(
-    scene: Scene, profile: Profile, item: ClutterItem, ppm: float, rng: np.random.Generator
+    scene: Scene, profile: Profile, item: ClutterItem, ppm: float, rng: np.random.Generator,
+    art: Artwork = REFERENCE_ART,
 ) -> None:
     z = -profile.board.thickness
     kind = item.kind
@@ -276,7 +294,8 @@ def _add_clutter(
         material = item.material or "clay"
         th = profile.tile.thickness
         if item.face_up:
-            tex = tile_top(profile, flower, item.symbols, ppm, rng, int(rng.integers(4)))
+            key = (2, int(item.x_mm), int(item.y_mm))
+            tex = tile_top(profile, flower, item.symbols, ppm, rng, int(rng.integers(4)), art, key)
         else:
             tex = flat(
                 pieces.underside_hex(profile, material, flower),
@@ -285,6 +304,7 @@ def _add_clutter(
                 min(ppm, 4.0),
                 rng,
             )
+            tex = print_finish(tex, art, min(ppm, 4.0), (3, int(item.x_mm), int(item.y_mm)))
         scene.solids.append(
             pieces.tile(profile, Pose.at(x, y, z + th, ang), tex, material, flower, receiver=False)
         )

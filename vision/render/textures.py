@@ -14,6 +14,7 @@ import numpy as np
 
 from scoring.garden import GRID
 from vision.profile import Profile, rgb, srgb_to_linear
+from vision.render.looks import Artwork
 
 _SHIFT = 4
 _ONE = 1 << _SHIFT
@@ -32,6 +33,13 @@ def _bgr8(hex_colour: str) -> tuple[int, int, int]:
 
 def _to_linear(img8: np.ndarray) -> np.ndarray:
     return _LUT[img8]
+
+
+BOARD_MOTTLE = 0.035  #: the board's cardboard mottling (times Artwork.mottle)
+TILE_MOTTLE = 0.07  #: a tile's garden green mottling (times Artwork.mottle)
+REFERENCE_ART = Artwork()
+_PAPER = "#EDE4CF"  #: the cardboard under the print, where wear shows it
+_LUMA = np.array([0.2126, 0.7152, 0.0722], np.float32)
 
 
 def mottle(shape: tuple[int, int], rng: np.random.Generator, amount: float, cells: int = 24) -> np.ndarray:
@@ -123,39 +131,147 @@ def _rot(pts, quarter: int) -> np.ndarray:
     return p
 
 
-def draw_icon(cv: _Canvas, kind: str, cx: float, cy: float, box: float, colour: str, quarter: int) -> None:
-    """One symbol icon in a ``box`` x ``box`` square centred at (cx, cy), turned by quarter turns."""
-    s = box / 14.0
+class _Icon:
+    """Pen for one icon: coordinates in a 14 x 14 box around the origin (y down), scaled into the
+    canvas, turned by quarter turns. The shapes are drawn as one ink mask (4 x supersampled), grown
+    (bolder strokes) or shrunk (lighter strokes) by ``stroke`` mm, and laid over the canvas."""
 
-    def poly(p):
-        cv.poly(_rot(np.asarray(p) * s, quarter) + (cx, cy), colour)
+    SUPER = 4
 
-    def line(p, t):
-        cv.line(_rot(np.asarray(p) * s, quarter) + (cx, cy), t * s, colour)
+    def __init__(self, cv: _Canvas, cx: float, cy: float, box: float, colour: str, quarter: int,
+                 stroke: float) -> None:
+        # a bolder stroke draws the shapes a little smaller, so that the outline stays in the box
+        self.cv, self.c, self.q = cv, np.array([cx, cy]), quarter
+        self.s = (box - 2 * max(stroke, 0.0)) / 14.0
+        self.box, self.colour, self.stroke = box, colour, stroke
+        self.shapes: list[tuple[str, np.ndarray, float]] = []
 
-    def disc(x, y, d):
-        q = _rot([(x * s, y * s)], quarter)[0]
-        cv.disc(cx + q[0], cy + q[1], d * s, colour)
+    def _map(self, p) -> np.ndarray:
+        return _rot(np.asarray(p, np.float64) * self.s, self.q) + self.c
 
-    if kind == "statue":  # a standing figure: head, trapezoid body, pedestal bar
-        disc(0, -4.9, 3.5)
-        poly([(-1.3, -2.9), (1.3, -2.9), (2.4, 3.4), (-2.4, 3.4)])
-        poly([(-4.4, 4.1), (4.4, 4.1), (4.4, 6.3), (-4.4, 6.3)])
-    elif kind == "fountain":  # a bowl, a vertical jet and two arcs falling from its top
-        t = np.radians(np.linspace(0, 180, 25))
-        poly(np.column_stack([6.2 * np.cos(t), 1.2 + 4.8 * np.sin(t)]))
-        poly([(-0.7, 1.4), (0.7, 1.4), (0.7, -6.4), (-0.7, -6.4)])
+    def poly(self, p) -> None:
+        self.shapes.append(("poly", self._map(p), 0.0))
+
+    def line(self, p, t: float) -> None:
+        self.shapes.append(("line", self._map(p), t * self.s))
+
+    def disc(self, x: float, y: float, d: float) -> None:
+        self.shapes.append(("disc", self._map([(x, y)]), d * self.s))
+
+    def draw(self) -> None:
+        cv, S = self.cv, self.SUPER
+        ppm = cv.ppm
+        h, w = cv.img.shape[:2]
+        half = (self.box / 2 + 1.0) * ppm
+        x0 = max(0, int(np.floor(self.c[0] * ppm - 0.5 - half)))
+        y0 = max(0, int(np.floor(self.c[1] * ppm - 0.5 - half)))
+        x1 = min(w, int(np.ceil(self.c[0] * ppm - 0.5 + half)) + 1)
+        y1 = min(h, int(np.ceil(self.c[1] * ppm - 0.5 + half)) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        mask = np.zeros(((y1 - y0) * S, (x1 - x0) * S), np.uint8)
+
+        def px(pts: np.ndarray) -> np.ndarray:
+            m = ((pts * ppm - 0.5 - (x0, y0)) * S + (S - 1) / 2) * _ONE
+            return np.round(m).astype(np.int32)
+
+        for kind, pts, size in self.shapes:
+            if kind == "poly":
+                cv2.fillPoly(mask, [px(pts).reshape(-1, 1, 2)], 255, cv2.LINE_AA, _SHIFT)
+            elif kind == "line":
+                t = max(1, int(round(size * ppm * S)))
+                cv2.polylines(mask, [px(pts).reshape(-1, 1, 2)], False, 255, t, cv2.LINE_AA, _SHIFT)
+            else:
+                c = px(pts)[0]
+                cv2.circle(mask, (int(c[0]), int(c[1])), int(round(size / 2 * ppm * S * _ONE)), 255, -1,
+                           cv2.LINE_AA, _SHIFT)
+        r = int(round(abs(self.stroke) * ppm * S))
+        if r > 0:
+            k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+            mask = cv2.dilate(mask, k) if self.stroke > 0 else cv2.erode(mask, k)
+        alpha = cv2.resize(mask, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA).astype(np.float32)
+        alpha = (alpha / 255.0)[..., None]
+        region = cv.img[y0:y1, x0:x1].astype(np.float32)
+        ink = np.array(_bgr8(self.colour), np.float32)
+        cv.img[y0:y1, x0:x1] = np.round(region + (ink - region) * alpha).astype(np.uint8)
+
+
+def _half_ellipse(ax: float, ay: float, y0: float, a0: float = 0, a1: float = 180, n: int = 25) -> np.ndarray:
+    t = np.radians(np.linspace(a0, a1, n))
+    return np.column_stack([ax * np.cos(t), y0 + ay * np.sin(t)])
+
+
+def draw_icon(
+    cv: _Canvas, kind: str, cx: float, cy: float, box: float, colour: str, quarter: int, variant: int = 0,
+    stroke: float = 0.0,
+) -> None:
+    """One symbol icon in a ``box`` x ``box`` square centred at (cx, cy), turned by quarter turns:
+    drawing ``variant`` (0..3) of the four kept within spec 2.3's written description, its strokes
+    ``stroke`` mm heavier (or lighter) than drawn."""
+    pen = _Icon(cv, cx, cy, box, colour, quarter, stroke)
+    v = variant % 4
+    if kind == "statue":  # a standing figure: head disc 3.5, body trapezoid, pedestal bar
+        head_y, top, bottom, b_top, b_bot, ped = (
+            (-4.9, 1.3, 2.4, -2.9, 3.4, (4.4, 4.1, 6.3)),
+            (-5.2, 0.7, 1.5, -3.2, 1.6, (2.2, 2.0, 6.6)),  # slim, on a tall plinth
+            (-4.3, 1.8, 3.8, -2.3, 4.6, (5.8, 5.0, 6.2)),  # a robed figure on a low, wide bar
+            (-5.0, 0.9, 2.2, -3.0, 2.8, (3.4, 3.4, 5.2)),  # on a stepped pedestal
+        )[v]
+        pen.disc(0, head_y, 3.5)
+        pen.poly([(-top, b_top), (top, b_top), (bottom, b_bot), (-bottom, b_bot)])
+        pw, p0, p1 = ped
+        pen.poly([(-pw, p0), (pw, p0), (pw, p1), (-pw, p1)])
+        if v == 3:  # a stepped pedestal
+            pen.poly([(-pw - 1.2, p1 - 0.9), (pw + 1.2, p1 - 0.9), (pw + 1.2, p1), (-pw - 1.2, p1)])
+    elif kind == "fountain":  # a bowl (half ellipse), a vertical jet and two arcs falling from its top
+        bowl_w, bowl_h, bowl_y, jet_w, jet_top, arc_out, arc_drop, arc_t = (
+            (6.2, 4.8, 1.2, 0.7, -6.4, 3.4, 4.6, 1.0),
+            (6.8, 3.6, 2.2, 0.5, -6.6, 4.6, 6.2, 0.8),
+            (5.2, 5.2, 1.0, 0.9, -5.8, 3.0, 4.2, 1.3),
+            (6.0, 4.4, 1.6, 0.6, -6.2, 4.2, 5.2, 0.9),
+        )[v]
+        pen.poly(_half_ellipse(bowl_w, bowl_h, bowl_y))
+        if v == 3:  # a rim over the bowl
+            r0, r1, rw = bowl_y - 0.8, bowl_y + 0.2, bowl_w + 0.6
+            pen.poly([(-rw, r0), (rw, r0), (rw, r1), (-rw, r1)])
+        pen.poly([(-jet_w, bowl_y + 0.2), (jet_w, bowl_y + 0.2), (jet_w, jet_top), (-jet_w, jet_top)])
+        if v == 2:  # a drop on the jet
+            pen.disc(0, jet_top - 0.3, 1.8)
         k = np.linspace(0, 1, 12)
         for sg in (-1, 1):
-            line(np.column_stack([sg * (1.2 + 3.4 * k), -5.6 - 0.8 * k + 4.6 * k**2]), 1.0)
+            y = jet_top + 0.8 - 0.8 * k + arc_drop * k**2
+            pen.line(np.column_stack([sg * (1.2 + arc_out * k), y]), arc_t)
     elif kind == "bridge":  # a thick arch under a flat deck line
-        poly([(-7, -5.0), (7, -5.0), (7, -3.0), (-7, -3.0)])
-        t = np.radians(np.linspace(180, 360, 25))
-        outer = np.column_stack([6.0 * np.cos(t), 5.6 + 8.6 * np.sin(t)])
-        inner = np.column_stack([3.2 * np.cos(t[::-1]), 5.6 + 5.4 * np.sin(t[::-1])])
-        poly(np.vstack([outer, inner]))
+        deck_y, deck_t, deck_w, span, rise, inner_span, inner_rise, base = (
+            (-5.0, 2.0, 7.0, 6.0, 8.6, 3.2, 5.4, 5.6),
+            (-3.4, 1.4, 7.0, 6.4, 7.4, 4.2, 4.6, 5.4),
+            (-5.2, 2.4, 6.6, 5.6, 9.0, 2.6, 5.8, 6.2),
+            (-4.2, 1.8, 7.0, 6.6, 8.2, 3.8, 5.2, 5.8),
+        )[v]
+        pen.poly([(-deck_w, deck_y), (deck_w, deck_y), (deck_w, deck_y + deck_t), (-deck_w, deck_y + deck_t)])
+        if v == 3:  # a segmental (flatter) arch on short legs
+            t = np.radians(np.linspace(205, 335, 25))
+            arc = np.column_stack([span * np.cos(t) / np.cos(np.radians(25)), base + rise * np.sin(t)])
+            outer = np.vstack([[(-span, base)], arc, [(span, base)]])
+        else:
+            outer = _half_ellipse(span, rise, base, 180, 360)
+        inner = _half_ellipse(inner_span, inner_rise, base, 180, 360)[::-1]
+        pen.poly(np.vstack([outer, inner]))
     elif kind == "stairs":  # three steps rising left to right
-        poly([(-7, 6), (-7, 2), (-2.4, 2), (-2.4, -2), (2.4, -2), (2.4, -6), (7, -6), (7, 6)])
+        if v == 0:
+            pen.poly([(-7, 6), (-7, 2), (-2.4, 2), (-2.4, -2), (2.4, -2), (2.4, -6), (7, -6), (7, 6)])
+        elif v == 1:  # a flight seen from the side: the steps over a sloping underside
+            pen.poly([(-7, 6), (-7, 2), (-2.4, 2), (-2.4, -2), (2.4, -2), (2.4, -6), (7, -6), (7, -1.2),
+                      (-1.0, 6)])
+        elif v == 2:  # narrow and steep, chamfered nosings
+            c = 0.6
+            pen.poly([(-5.4, 6.6), (-5.4, 2.2 + c), (-5.4 + c, 2.2), (-1.8, 2.2), (-1.8, -2.2 + c),
+                      (-1.8 + c, -2.2), (1.8, -2.2), (1.8, -6.6 + c), (1.8 + c, -6.6), (5.4, -6.6),
+                      (5.4, 6.6)])
+        else:  # three blocks side by side, apart
+            for x0, x1, y0 in ((-7, -3.0, 3.0), (-2.0, 2.0, -1.0), (3.0, 7, -5.0)):
+                pen.poly([(x0, 5.6), (x0, y0), (x1, y0), (x1, 5.6)])
+    pen.draw()
 
 
 def _flower(cv: _Canvas, x: float, y: float, d: float, colour: str, centre: str, turn: float) -> None:
@@ -172,8 +288,11 @@ def tile_top(
     ppm: float,
     rng: np.random.Generator,
     quarter: int = 0,
+    art: Artwork = REFERENCE_ART,
+    key: tuple[int, ...] = (0,),
 ) -> np.ndarray:
-    """The garden side of a terrace tile, seen from above in board orientation (rows = board y)."""
+    """The garden side of a terrace tile, seen from above in board orientation (rows = board y),
+    printed as ``art`` says (``key`` tells this tile's wear from another's)."""
     t = profile.tile
     fc = profile.flowers[flower]
     s = t.size
@@ -192,7 +311,8 @@ def tile_top(
             sym = symbols[i][j] if symbols is not None else None
             if sym:
                 cv.disc(fx, fy, t.plaque_diameter, t.plaque_colour)
-                draw_icon(cv, sym, fx, fy, t.icon_box, t.icon_colour, quarter)
+                draw_icon(cv, sym, fx, fy, t.icon_box, t.icon_colour, quarter, art.icon(sym),
+                          art.stroke_mm)
             else:
                 spots = np.array([(-5.5, -4.5), (5.0, -2.5), (-0.5, 6.0)])
                 spots = _rot(spots, quarter + i + j) + rng.uniform(-1.2, 1.2, (3, 2))
@@ -201,13 +321,15 @@ def tile_top(
                     _flower(cv, fx + dx, fy + dy, t.blank_flower_diameter, fc, centre, rng.uniform(0, 72))
     lin = cv.linear()
     green = np.all(np.abs(cv.img.astype(np.int16) - _bgr8(t.garden_colour)) < 3, axis=2)
-    m = mottle(lin.shape[:2], rng, 0.07, cells=10)
+    m = mottle(lin.shape[:2], rng, TILE_MOTTLE * art.mottle, cells=10)
     lin *= np.where(green, m, 1 + (m - 1) * 0.3)[..., None]
-    return lin
+    return print_finish(lin, art, ppm, (1, *key))
 
 
-def board_top(profile: Profile, flower: str, ppm: float, rng: np.random.Generator) -> np.ndarray:
-    """The printed top of the player board (x right, y towards the player)."""
+def board_top(profile: Profile, flower: str, ppm: float, rng: np.random.Generator, mottled: bool = True
+              ) -> np.ndarray:
+    """The printed top of the player board (x right, y towards the player); not ``mottled``: the
+    print alone (:func:`print_finish` mottles it as a photo's artwork says)."""
     b = profile.board
     cv = _Canvas(b.width, b.depth, ppm, b.colour)
     fw = b.frame_width
@@ -241,7 +363,7 @@ def board_top(profile: Profile, flower: str, ppm: float, rng: np.random.Generato
     cv.rect(x0, y0, x1, y1, b.recess_colour)
     for sx, sy in b.pillar_slots:
         cv.disc(sx, sy, b.hole_diameter, b.hole_colour)
-    return cv.linear(rng, 0.035)
+    return cv.linear(rng, BOARD_MOTTLE if mottled else 0.0)
 
 
 def card_back(profile: Profile, ppm: float, rng: np.random.Generator) -> np.ndarray:
@@ -262,3 +384,89 @@ def flat(
 ) -> np.ndarray:
     """A plain mottled surface (tile undersides lying face down)."""
     return _Canvas(w_mm, h_mm, ppm, hex_colour).linear(rng, amount)
+
+
+def ink_matrix(art: Artwork) -> np.ndarray:
+    """(3, 3) linear-RGB transform of the printed colours: saturation about the luminance, then the
+    inks' per-channel gain."""
+    sat = np.float32(art.saturation)
+    m = sat * np.eye(3, dtype=np.float32) + (1 - sat) * np.outer(np.ones(3, np.float32), _LUMA)
+    return (np.asarray(art.ink_gain, np.float32)[:, None] * m).astype(np.float32)
+
+
+def print_finish(
+    lin: np.ndarray, art: Artwork, ppm: float, key: tuple[int, ...], mottle_amount: float = 0.0,
+    scuffs_per_dm2: float = 1.5,
+) -> np.ndarray:
+    """A linear print as this copy of the game shows it: inks shifted, cardboard mottled by
+    ``mottle_amount`` (times ``art.mottle``), the green and blue plates off register, the edges worn
+    lighter and the surface scuffed as much as ``art.wear`` says (``key`` picks where)."""
+    if art == REFERENCE_ART and mottle_amount <= 0:
+        return lin
+    rng = np.random.default_rng([art.seed, *(abs(int(k)) for k in key)])
+    m = ink_matrix(art)
+    out = lin.copy() if np.allclose(m, np.eye(3)) else cv2.transform(lin, m)
+    h, w = out.shape[:2]
+    if mottle_amount > 0:
+        out *= mottle((h, w), rng, mottle_amount * art.mottle)[..., None]
+    dx1, dy1, dx2, dy2 = (v * ppm for v in art.misregistration_mm)
+    if max(abs(dx1), abs(dy1), abs(dx2), abs(dy2)) > 0.1:
+        ch = list(cv2.split(out))
+        for c, (dx, dy) in ((1, (dx1, dy1)), (2, (dx2, dy2))):
+            ch[c] = cv2.warpAffine(ch[c], np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
+                                   borderMode=cv2.BORDER_REPLICATE)
+        out = cv2.merge(ch)
+    if art.wear > 0:
+        _wear(out, art.wear, ppm, rng, scuffs_per_dm2)
+    return out
+
+
+def _wear(img: np.ndarray, wear: float, ppm: float, rng: np.random.Generator, scuffs_per_dm2: float) -> None:
+    """In place: lighter, patchy worn edges (more at the corners) and light scuffs."""
+    h, w = img.shape[:2]
+    paper = linear(_PAPER)
+    band = (0.35 + 1.1 * wear) * ppm  # px
+    n = max(2, int(np.ceil(2.5 * band)))
+    if 2 * n < min(h, w):
+        for side in range(4):
+            length = w if side % 2 == 0 else h
+            d = np.arange(n, dtype=np.float32)[:, None]  # px from the edge
+            along = cv2.resize(rng.random((1, max(2, int(length / ppm / 6)))).astype(np.float32), (length, 1),
+                               interpolation=cv2.INTER_CUBIC)
+            reach = band * (0.4 + 1.2 * along)  # patchy
+            t = np.clip(1 - d / np.maximum(reach, 0.5), 0, 1) ** 1.5
+            corner = np.ones((1, length), np.float32)
+            k = min(length // 2, int(6 * ppm))
+            ramp = np.linspace(1.8, 1.0, k, dtype=np.float32)
+            corner[0, :k] = ramp
+            corner[0, length - k:] = ramp[::-1]
+            a = np.clip(t * corner * np.float32(0.75 * min(1.0, 0.4 + wear)), 0, 1)  # (n, length)
+            if side == 0:
+                sl, a2 = img[:n, :], a
+            elif side == 1:
+                sl, a2 = img[:, w - n:], a[::-1].T
+            elif side == 2:
+                sl, a2 = img[h - n:, :], a[::-1]
+            else:
+                sl, a2 = img[:, :n], a.T
+            sl += (paper - sl) * a2[..., None]
+    area_dm2 = h * w / (ppm * ppm) / 1e4
+    for _ in range(int(rng.poisson(scuffs_per_dm2 * area_dm2 * wear))):
+        length = rng.uniform(4.0, 35.0) * ppm
+        x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
+        ang = rng.uniform(0, np.pi)
+        bend = rng.uniform(-0.3, 0.3)
+        t = np.linspace(-0.5, 0.5, 8)
+        pts = np.column_stack([x0 + length * t * np.cos(ang) - bend * length * t**2 * np.sin(ang),
+                               y0 + length * t * np.sin(ang) + bend * length * t**2 * np.cos(ang)])
+        lo = np.floor(pts.min(axis=0) - 4).astype(int)
+        hi = np.ceil(pts.max(axis=0) + 4).astype(int)
+        lo, hi = np.maximum(lo, 0), np.minimum(hi, (w, h))
+        if np.any(hi - lo < 2):
+            continue
+        mask = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.float32)
+        thick = max(1, int(round(rng.uniform(0.15, 0.7) * ppm)))
+        cv2.polylines(mask, [np.round((pts - lo) * 16).astype(np.int32)], False, 1.0, thick, cv2.LINE_AA, 4)
+        mask = cv2.GaussianBlur(mask, (0, 0), max(0.4, 0.25 * ppm))
+        sub = img[lo[1]:hi[1], lo[0]:hi[0]]
+        sub += (paper - sub) * (mask * np.float32(rng.uniform(0.15, 0.45)))[..., None]

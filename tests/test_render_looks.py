@@ -1,0 +1,174 @@
+"""The wider range of looks (issue 6): artwork variation, gloss, lamp and mixed light, the
+photographer's shadow, per-pixel light on side faces. Each look is drawn from the seed, recorded in
+the truth and changes the pixels the way it should."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.profile import REFERENCE
+from vision.render.conditions import Light, sample_conditions
+from vision.render.lighting import Lighting
+from vision.render.looks import ICON_VARIANTS, Artwork, Looks, Occluder
+from vision.render.textures import _Canvas, draw_icon, print_finish
+
+KINDS = ("statue", "fountain", "bridge", "stairs")
+PPM = 20.0
+
+
+def _icon_mask(kind: str, variant: int, stroke: float) -> np.ndarray:
+    """The ink of one icon drawn on a plaque-coloured 20 x 20 mm canvas, centred."""
+    cv = _Canvas(20.0, 20.0, PPM, REFERENCE.tile.plaque_colour)
+    draw_icon(cv, kind, 10.0, 10.0, REFERENCE.tile.icon_box, REFERENCE.tile.icon_colour, 0, variant, stroke)
+    return cv.img.mean(axis=2) < 128
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_icon_variants_differ_and_stay_in_their_box(kind: str) -> None:
+    masks = [_icon_mask(kind, v, 0.0) for v in range(ICON_VARIANTS)]
+    for i in range(len(masks)):
+        for j in range(i + 1, len(masks)):
+            inter = np.count_nonzero(masks[i] & masks[j])
+            union = np.count_nonzero(masks[i] | masks[j])
+            assert inter / union < 0.9, (kind, i, j)  # visibly another drawing
+    box = REFERENCE.tile.icon_box
+    for v in range(ICON_VARIANTS):
+        for stroke in (-0.25, 0.0, 0.45):
+            ys, xs = np.nonzero(_icon_mask(kind, v, stroke))
+            assert xs.size > 0.08 * (box * PPM) ** 2  # a solid silhouette, not a ghost
+            lo = (10.0 - box / 2) * PPM - 1  # 1 px of anti-aliasing
+            hi = (10.0 + box / 2) * PPM + 1
+            assert xs.min() >= lo and xs.max() <= hi and ys.min() >= lo and ys.max() <= hi, (kind, v, stroke)
+
+
+def test_stroke_weight_changes_the_ink() -> None:
+    for kind in KINDS:
+        light, normal, bold = (np.count_nonzero(_icon_mask(kind, 0, s)) for s in (-0.25, 0.0, 0.45))
+        assert light < 0.93 * normal and bold > 1.07 * normal, kind
+
+
+def _disc_print(size_mm: float = 20.0) -> np.ndarray:
+    cv = _Canvas(size_mm, size_mm, PPM, "#E3CFA5")
+    cv.disc(size_mm / 2, size_mm / 2, 8.0, "#2B1D12")
+    return cv.linear()
+
+
+def _dark_centroid(channel: np.ndarray) -> np.ndarray:
+    w = np.clip(channel.max() - channel, 0, None)
+    ys, xs = np.mgrid[: channel.shape[0], : channel.shape[1]]
+    return np.array([(w * xs).sum(), (w * ys).sum()]) / w.sum()
+
+
+def test_misregistration_offsets_the_colour_plates() -> None:
+    lin = _disc_print()
+    art = Artwork(misregistration_mm=(0.2, -0.1, -0.15, 0.05), seed=3)
+    out = print_finish(lin, art, PPM, (0,))
+    r, g, b = (_dark_centroid(out[..., c]) for c in range(3))
+    np.testing.assert_allclose((g - r) / PPM, (0.2, -0.1), atol=0.02)
+    np.testing.assert_allclose((b - r) / PPM, (-0.15, 0.05), atol=0.02)
+
+
+def test_ink_shift_saturation_and_mottle() -> None:
+    lin = _disc_print()
+    plain = print_finish(lin, Artwork(seed=1), PPM, (0,), mottle_amount=0.04)
+    strong = print_finish(lin, Artwork(mottle=2.5, seed=1), PPM, (0,), mottle_amount=0.04)
+    sand = (slice(5, 60), slice(5, 60))  # a corner of plain print
+    assert strong[sand][..., 1].std() > 1.8 * plain[sand][..., 1].std()
+    grey = print_finish(lin, Artwork(saturation=0.0), PPM, (0,))
+    assert np.ptp(grey[sand].mean(axis=(0, 1))) < 1e-3  # no saturation: a grey print
+    warm = print_finish(lin, Artwork(ink_gain=(1.08, 1.0, 0.92)), PPM, (0,))
+    ratio = warm[sand].mean(axis=(0, 1)) / lin[sand].mean(axis=(0, 1))
+    np.testing.assert_allclose(ratio, (1.08, 1.0, 0.92), rtol=1e-3)
+
+
+def test_wear_lightens_the_edges_and_scuffs() -> None:
+    cv = _Canvas(58.0, 58.0, 8.0, REFERENCE.tile.garden_colour)
+    lin = cv.linear()
+    worn = print_finish(lin, Artwork(wear=1.0, seed=5), 8.0, (0,), scuffs_per_dm2=30.0)
+    edge = (worn[:3].mean() + worn[-3:].mean()) / 2
+    assert edge > 1.3 * lin[:3].mean()  # the cardboard shows at the worn edge
+    inner = worn[40:-40, 40:-40]
+    assert (inner > lin[40:-40, 40:-40] + 0.02).any()  # scuffs inside
+    assert np.allclose(print_finish(lin, Artwork(wear=0.0, seed=5), 8.0, (0,)), lin)
+
+
+def test_looks_are_drawn_from_the_seed_and_recorded() -> None:
+    many = [sample_conditions(s) for s in range(60)]
+    looks = [c.looks for c in many]
+    assert sum(lk.lamp_distance_mm > 0 for lk in looks) > 15
+    assert sum(lk.fill_kelvin > 0 for lk in looks) > 15
+    assert sum(lk.occluder is not None for lk in looks) > 5
+    assert len({lk.artwork.statue for lk in looks}) == ICON_VARIANTS
+    rough = [lk.gloss.coat_roughness for lk in looks]
+    assert min(rough) < 0.06 and max(rough) > 0.3
+    for lk in looks:
+        if lk.fill_kelvin > 0:
+            assert 2800 <= lk.fill_kelvin <= 6500
+    c = many[7]
+    d = json.loads(json.dumps(c.to_dict()))
+    assert d["looks"]["artwork"]["statue"] == c.looks.artwork.statue
+    assert d["looks"]["gloss"]["coat_f0"] == pytest.approx(c.looks.gloss.coat_f0)
+    again = sample_conditions(7)
+    assert again.looks == c.looks
+    # overriding a part of the looks leaves the rest as drawn
+    o = sample_conditions(7, looks={"gloss": {"coat_f0": 0.0}})
+    assert o.looks.gloss.coat_f0 == 0.0 and o.looks.artwork == c.looks.artwork
+    assert o.camera.to_dict() == c.camera.to_dict()
+
+
+# ------------------------------------------------------------------------------------ the light
+
+
+def _lighting(el: float, az: float, **kw) -> Lighting:
+    return Lighting.from_light(Light(elevation_deg=el, azimuth_deg=az, softness_deg=1.0, ambient=0.3,
+                                     kelvin=5000.0), Looks(**kw), np.array([165.0, 135.0, 0.0]))
+
+
+def test_lamp_falls_off_across_the_board() -> None:
+    near = np.array([[20.0, 20.0, 0.0]])  # the corner towards the lamp (azimuth 225: -x, -y)
+    far = np.array([[310.0, 250.0, 0.0]])
+    up = np.array([0.0, 0.0, 1.0])
+    lamp = _lighting(45.0, 225.0, lamp_distance_mm=550.0)
+    window = _lighting(45.0, 225.0)
+    assert lamp.direct(far, up)[0] < 0.5 * lamp.direct(near, up)[0]
+    assert window.direct(far, up)[0] == pytest.approx(window.direct(near, up)[0])
+    centre = np.array([[165.0, 135.0, 0.0]])
+    assert lamp.direct(centre, up)[0] == pytest.approx(window.direct(centre, up)[0], rel=1e-6)
+    # diverging shadows: a pillar top casts further from the lamp the farther it stands
+    tops = np.array([[60.0, 135.0, 20.0], [270.0, 135.0, 20.0]])
+    drop = np.linalg.norm(lamp.project(tops, 0.0) - tops[:, :2], axis=1)
+    assert drop[1] > 1.3 * drop[0]
+
+
+def test_mixed_light_tints_the_shadows() -> None:
+    warm_key = Light(elevation_deg=50.0, azimuth_deg=0.0, softness_deg=1.0, ambient=0.3, kelvin=3000.0)
+    mixed = Lighting.from_light(warm_key, Looks(fill_kelvin=6500.0))
+    assert mixed.mixed and mixed.tint[2] > 1.15 * mixed.tint[0]  # the fill is bluer than the key
+    assert not Lighting.from_light(warm_key).mixed
+
+
+def test_occluder_shades_the_board_softly() -> None:
+    occ = Occluder("person", 165.0, 135.0, 700.0, 120.0, 200.0, 0.0, 2.0, 30.0)
+    lt = _lighting(89.0, 0.0, occluder=occ)
+    xs = np.linspace(0.0, 330.0, 331)
+    P = np.column_stack([xs, np.full_like(xs, 135.0), np.zeros_like(xs)])
+    o = np.asarray(lt.occlusion(P))
+    assert o[165] < 0.01 and o[0] > 0.99 and o[330] > 0.99  # dark under it, lit beyond
+    mid = o[(xs > 165 + 100) & (xs < 165 + 160)]
+    assert ((mid > 0.05) & (mid < 0.95)).any() and np.all(np.diff(o[165:]) >= -1e-9)  # a soft edge
+
+
+def test_specular_highlight_in_the_mirror_direction_only() -> None:
+    p = np.array([[100.0, 100.0, 0.0]])
+    cam = np.array([100.0, 300.0, 500.0])
+    v = (cam - p[0]) / np.linalg.norm(cam - p[0])
+    mirror = np.array([-v[0], -v[1], v[2]])
+    el = np.degrees(np.arcsin(mirror[2]))
+    az = np.degrees(np.arctan2(mirror[1], mirror[0]))
+    up = np.array([0.0, 0.0, 1.0])
+    glare = _lighting(el, az).specular(p, up, v[None], 0.05, 0.04)[0]
+    away = _lighting(el, az + 180.0).specular(p, up, v[None], 0.05, 0.04)[0]
+    assert glare > 1.0 > 20 * away  # brighter than a white print, where the mirror image of the lamp is
