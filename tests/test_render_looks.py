@@ -9,10 +9,14 @@ import json
 import numpy as np
 import pytest
 
+from vision.camera import Camera
 from vision.profile import REFERENCE
-from vision.render.conditions import Light, sample_conditions
+from vision.render import pieces
+from vision.render.conditions import Light, render_camera, sample_conditions
 from vision.render.lighting import Lighting
-from vision.render.looks import ICON_VARIANTS, Artwork, Looks, Occluder
+from vision.render.looks import ICON_VARIANTS, NEUTRAL, Artwork, Gloss, Looks, Occluder
+from vision.render.mesh import Face, Pose, Solid
+from vision.render.raster import _hull_data, receiver_shading, render
 from vision.render.textures import _Canvas, draw_icon, print_finish
 
 KINDS = ("statue", "fountain", "bridge", "stairs")
@@ -172,3 +176,118 @@ def test_specular_highlight_in_the_mirror_direction_only() -> None:
     glare = _lighting(el, az).specular(p, up, v[None], 0.05, 0.04)[0]
     away = _lighting(el, az + 180.0).specular(p, up, v[None], 0.05, 0.04)[0]
     assert glare > 1.0 > 20 * away  # brighter than a white print, where the mirror image of the lamp is
+
+
+# ----------------------------------------------------------------------------- rendered looks
+
+
+def _uniform_table(z: float, half: float = 200.0, colour: float = 0.5) -> Solid:
+    tex = np.full((int(2 * half), int(2 * half), 3), colour, np.float32)
+    poly = np.array([[-half, -half, z], [half, -half, z], [half, half, z], [-half, half, z]], float)
+    frame = np.array([[1.0, 0, -half + 0.5], [0, 1.0, -half + 0.5], [0, 0, z]])
+    face = Face(poly, tex=tex, tex_frame=frame, receiver=True, normal=np.array([0, 0, 1.0]))
+    return Solid([face], poly, casts=False)
+
+
+def test_bridge_shadow_lets_the_light_through_under_the_arch() -> None:
+    """Light across the bridge, low: the ground under the arch's middle on the light's side is lit
+    (the shadow is the deck's true shape), a point beyond the deck on the far side is in shadow."""
+    ground = _uniform_table(0.0)
+    bridge = pieces.bridge(REFERENCE, Pose.at(0.0, 0.0, 0.0))
+    solids = [ground, *bridge]
+    lt = Lighting.from_light(Light(elevation_deg=35.0, azimuth_deg=90.0, softness_deg=0.5, ambient=0.3))
+    f = ground.faces[0]
+
+    def shade_at(x: float, y: float) -> float:
+        fac, _ = receiver_shading(f, 0, solids, lt, _hull_data(solids), [], np.array([0, 0, 500.0]))
+        return float(fac[int(y + 199.5), int(x + 199.5)])
+
+    lit, dark = shade_at(60.0, 60.0), shade_at(0.0, -14.0)
+    assert dark < 0.6 * lit
+    assert shade_at(0.0, 4.0) > 0.9 * lit  # under the arch, where the light passes below the deck
+    for s in bridge:
+        s.parts = None  # the whole hull casts: the arch fills in
+    assert shade_at(0.0, 4.0) < 0.6 * lit
+
+
+def test_side_faces_are_lit_per_pixel() -> None:
+    """A pillar under the edge of a tile, the light low from +x: the tile's shadow line crosses the
+    pillar's lit side, dark above it, lit below (one light per face would paint the face one shade)."""
+    pillar = pieces.pillar(REFERENCE, Pose.at(0.0, 0.0, 0.0), double=False)
+    tile = pieces.tile(REFERENCE, Pose.at(-19.0, 0.0, 22.5), np.full((58, 58, 3), 0.4, np.float32), "clay",
+                       "white")
+    cam = Camera.look_at(np.array([150.0, 0.0, 60.0]), np.array([0.0, 0.0, 10.0]), np.array([0, 0, 1.0]),
+                         800, 600, 30.0)
+    lt = Lighting.from_light(Light(elevation_deg=45.0, azimuth_deg=0.0, softness_deg=0.5, ambient=0.3))
+    img = render([pillar, tile], cam, lt, background=_uniform_table(0.0)).img[..., 1]
+    (ul, vl), (us, vs) = np.round(cam.project(np.array([[5.0, 0.0, 5.0], [5.0, 0.0, 17.0]]))).astype(int)
+    assert img[vl, ul] > 1.5 * img[vs, us]
+
+
+def _linear_render(garden_tiles: tuple = (), **overrides) -> tuple:
+    from scoring.garden import Garden
+    from vision.render.photo import render_photo
+
+    g = Garden(board_flower="pink", tiles=garden_tiles)
+    fixed = dict(size=(800, 600), tilt_deg=0.0, height_mm=520.0, hfov_deg=70.0, roll_deg=0.0,
+                 aim_mm=(165.0, 135.0), k1=0.0, clutter=(), exposure_ev=0.0, vignette=0.0, noise_sigma=0.0,
+                 blur_sigma=0.0, motion_px=0.0, table={"kind": "plain", "colour_a": "#2A2A2C",
+                                                       "colour_b": "#2A2A2C"})
+    ph = render_photo(g, 4, keep_linear=True, **(fixed | overrides))
+    return ph, render_camera(ph.conditions)
+
+
+def _board_mean(ph, rcam, x: float, y: float, r: float = 6.0) -> float:
+    u, v = np.round(rcam.project(np.array([[x, y, 0.0]]))[0]).astype(int)
+    rr = max(2, int(r * rcam.fx / 520.0))
+    return float(ph.linear[v - rr : v + rr, u - rr : u + rr].mean())
+
+
+def test_a_lamp_darkens_the_far_corner_of_the_board() -> None:
+    light = {"elevation_deg": 45.0, "azimuth_deg": 225.0, "ambient": 0.3}  # towards the top-left corner
+    near, far = (9.0, 9.0), (321.0, 261.0)
+    lamp, rcam = _linear_render(light=light, looks=Looks(lamp_distance_mm=500.0))
+    window, rcam2 = _linear_render(light=light, looks=NEUTRAL)
+    assert _board_mean(lamp, rcam, *far) < 0.6 * _board_mean(lamp, rcam, *near)
+    assert _board_mean(window, rcam2, *far) == pytest.approx(_board_mean(window, rcam2, *near), rel=0.1)
+
+
+def test_the_photographers_shadow_falls_on_the_board() -> None:
+    light = {"elevation_deg": 80.0, "azimuth_deg": 30.0, "ambient": 0.3, "softness_deg": 1.0}
+    lt = Light(**light)
+    L = lt.direction
+    target = np.array([60.0, 60.0])
+    xy = target + L[:2] / L[2] * 900.0  # its shadow falls around the top-left of the board
+    occ = Occluder("person", float(xy[0]), float(xy[1]), 900.0, 120.0, 150.0, 0.0, 2.0, 10.0)
+    shaded, rcam = _linear_render(light=light, looks=Looks(occluder=occ))
+    plain, _ = _linear_render(light=light, looks=NEUTRAL)
+    a, b = (9.0, 9.0), (321.0, 261.0)
+    assert _board_mean(shaded, rcam, *a) < 0.5 * _board_mean(plain, rcam, *a)
+    assert _board_mean(shaded, rcam, *b) == pytest.approx(_board_mean(plain, rcam, *b), rel=0.02)
+
+
+def test_glare_on_a_tile_top_in_the_mirror_direction() -> None:
+    """The key light in the mirror direction of a tile's centre as the camera sees it: a glossy coat
+    washes the tile out there; a matte one does not; the light turned away leaves no glare."""
+    from scoring.garden import Tile
+
+    tile = (Tile(row=3, col=5, level=1, flower="blue", symbols=((None, None), (None, None))),)
+    cam_xy, p = np.array([165.0, 135.0]), np.array([195.0, 135.0, 22.5])  # a tile 30 mm off the axis
+    v = np.array([*(cam_xy - p[:2]), 520.0 - p[2]])
+    v /= np.linalg.norm(v)
+    el = float(np.degrees(np.arcsin(v[2])))
+    az = float(np.degrees(np.arctan2(-v[1], -v[0])))
+    glossy = Looks(gloss=Gloss(coat_roughness=0.08, coat_f0=0.04))
+    light = {"elevation_deg": el, "azimuth_deg": az, "ambient": 0.3, "softness_deg": 1.0}
+    shine, rcam = _linear_render(tile, light=light, looks=glossy)
+    matte, _ = _linear_render(tile, light=light, looks=NEUTRAL)
+    turned = light | {"azimuth_deg": az + 180.0, "elevation_deg": 50.0}
+    away, _ = _linear_render(tile, light=turned, looks=glossy)
+    away_matte, _ = _linear_render(tile, light=turned, looks=NEUTRAL)
+
+    def at(ph) -> float:
+        u, v = np.round(rcam.project(p[None])[0]).astype(int)
+        return float(ph.linear[v, u].mean())
+
+    assert at(shine) > at(matte) + 0.5
+    assert at(away) < at(away_matte) + 0.05

@@ -150,8 +150,11 @@ def bridge(profile: Profile, pose: Pose, obj: int = 0, segments: int = 8) -> lis
         for y in (-W / 2 + rw, W / 2 - rw):  # inner sides of the rails, facing the deck's middle
             add([[x0, y, t0], [x1, y, t1], [x1, y, t1 + lift], [x0, y, t0 + lift]], rail, (0, -y, 0))
         add([[x0, -W / 2, u0], [x1, -W / 2, u1], [x1, W / 2, u1], [x0, W / 2, u0]], deck * 0.7, (0, 0, -1))
-    # one solid: the seams between the deck's segments are inner edges, drawn without gaps
-    solids = [Solid(faces, np.vstack([f.verts for f in faces]))]
+    # one solid: the seams between the deck's segments are inner edges, drawn without gaps; each
+    # segment is a convex piece of its shadow, so the light passes under the arch
+    per = len(faces) // segments
+    parts = [np.vstack([f.verts for f in faces[k * per : (k + 1) * per]]) for k in range(segments)]
+    solids = [Solid(faces, np.vstack([f.verts for f in faces]), parts=parts)]
     for end in (-1, 1):
         x = end * L / 2
         solids.append(prism(pose, rect(0.01, W, x, 0), 0.0, d.bridge_end_thickness + lift, rail, obj=obj))

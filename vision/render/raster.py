@@ -267,11 +267,12 @@ def receiver_shading(
         if i == owner:
             continue
         p = solids[i].hull
-        foot = _footprint(p, z0)
-        if foot is not None:  # it stands on this receiver: a contact shadow around its foot
+        feet = _feet(solids[i], z0)
+        for foot in feet:  # it stands on this receiver: a contact shadow around its foot
             fs = (foot - F[:2, 2]) @ inv.T / scale
             cv2.fillConvexPoly(cont, cv2.convexHull(np.round(fs * 16).astype(np.int32)), 1.0, cv2.LINE_AA, 4)
-            rads.append(_contact_radius(p, foot))
+        if feet:
+            rads.append(_contact_radius(p, np.vstack(feet)))
         for part in solids[i].shadow_parts:
             if part[:, 2].max() <= z0 + 0.05:
                 continue
@@ -346,6 +347,13 @@ def _footprint(p: np.ndarray, z0: float) -> np.ndarray | None:
     return q if len(q) >= 2 else None
 
 
+def _feet(solid: Solid, z0: float) -> list[np.ndarray]:
+    """Where the convex parts of a solid rest on the plane ``z = z0`` (an arch stands on its ends)."""
+    if _footprint(solid.hull, z0) is None:
+        return []
+    return [f for f in (_footprint(part, z0) for part in solid.shadow_parts) if f is not None]
+
+
 def _contact_radius(p: np.ndarray, foot: np.ndarray) -> float:
     """Blur radius (mm) of the contact shadow around a piece's footprint: grows with its size."""
     ext = foot.max(axis=0) - foot.min(axis=0)
@@ -372,16 +380,17 @@ def shade_plane_in_screen(
     amb = light.ambient / light.norm
     rlo, rhi = face.verts[:, :2].min(axis=0), face.verts[:, :2].max(axis=0)
     tan_soft = float(np.tan(np.radians(light.softness_deg)))
-    feet = [(_footprint(s.hull, z0), s) for s in solids]
+    feet = [(_feet(s, z0), s) for s in solids]
     covers = [
         (i, cv2.convexHull(f.astype(np.float32)))
-        for i, (f, _) in enumerate(feet)
-        if f is not None and len(f) >= 3
+        for i, s in enumerate(solids)
+        if (f := _footprint(s.hull, z0)) is not None and len(f) >= 3
     ]
     h, w = cam.height, cam.width
     parts = []  # (screen box, darkening there)
 
-    for (foot, s), fi in zip(feet, range(len(solids)), strict=True):
+    for (foot_parts, s), fi in zip(feet, range(len(solids)), strict=True):
+        foot = np.vstack(foot_parts) if foot_parts else None
         p = s.hull
         top = float(p[:, 2].max())
         if top <= z0 + 0.05:
@@ -438,8 +447,9 @@ def shade_plane_in_screen(
         keep = 1.0 - np.float32(k_lum) * grid  # what the cast shadow leaves
         if foot is not None:
             grid = np.zeros((gh, gw), np.float32)
-            fh = cv2.convexHull(((foot - lo) * rho * 16).astype(np.float32)).astype(np.int32)
-            cv2.fillConvexPoly(grid, fh, 1.0, cv2.LINE_AA, 4)
+            for fp in foot_parts:
+                fh = cv2.convexHull(((fp - lo) * rho * 16).astype(np.float32)).astype(np.int32)
+                cv2.fillConvexPoly(grid, fh, 1.0, cv2.LINE_AA, 4)
             grid = _blur_exact(grid, rad * rho)
             keep *= 1.0 - np.float32(CONTACT) * grid
         loss = cv2.warpPerspective(1.0 - keep, M, (X1 - X0, Y1 - Y0), flags=cv2.INTER_LINEAR)
