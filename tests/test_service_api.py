@@ -306,7 +306,7 @@ def test_upload_size_limit_without_content_length() -> None:
 def test_time_limit_and_the_event_loop_stays_free() -> None:
     """A slow photo is answered 504 at the time limit, and meanwhile other requests are served."""
     def slow_reader(_: Photo):
-        time.sleep(2.0)
+        time.sleep(3.0)
         raise NoBoardError("too slow to matter")
 
     app = create_app(Settings(time_limit_s=1.0), reader=slow_reader)
@@ -325,8 +325,8 @@ def test_time_limit_and_the_event_loop_stays_free() -> None:
 
     slow_response, t_slow, health, t_health = asyncio.run(run())
     assert_error(slow_response, 504, "limit of 1 s")
-    assert 0.9 < t_slow < 1.9
-    assert health.status_code == 200 and t_health < 0.9
+    assert 0.9 < t_slow < 2.5  # at the limit, long before the reader would have finished
+    assert health.status_code == 200 and t_health < 1.0  # answered while the photo was being read
 
 
 def test_nothing_is_written_to_disk_by_default(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

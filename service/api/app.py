@@ -223,7 +223,7 @@ def create_app(settings: Settings | None = None, reader: photos.Reader | None = 
         photo = next((f for f in files if f.field == "photo"), None)
         if photo is None:
             raise BadForm("photo: a file field named 'photo' is required")
-        return await score_photo(photo.data, photo.filename or "photo", overlay)
+        return await score_photo(photo.data, photo.filename[:80] or "photo", overlay)
 
     @app.post("/v1/rank", response_model=RankOut, responses=ERRORS, openapi_extra=RANK_BODY, tags=["score"])
     async def rank_route(request: Request) -> dict[str, Any]:
@@ -240,7 +240,7 @@ def create_app(settings: Settings | None = None, reader: photos.Reader | None = 
             if names and len(names) != len(shots):
                 raise BadForm(f"names: {len(names)} name(s) for {len(shots)} photo(s)")
             names = names or [s.filename or f"player {i + 1}" for i, s in enumerate(shots)]
-            results = await asyncio.gather(*(score_photo(s.data, s.filename or f"photos[{i}]", False)
+            results = await asyncio.gather(*(score_photo(s.data, s.filename[:80] or f"photos[{i}]", False)
                                              for i, s in enumerate(shots)))
             entries = [(n, {k: v for k, v in r.items() if k != "overlay"})
                        for n, r in zip(names, results, strict=True)]
