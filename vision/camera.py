@@ -1,11 +1,11 @@
 """The camera model shared by the renderer and the reader.
 
-Pinhole with one radial distortion term (spec section 3), the same convention as OpenCV's
-``distCoeffs = (k1, 0, 0, 0, 0)``:
+Pinhole with radial distortion: the spec's term k1 (section 3) and a small second term k2 (0 by
+default), the same convention as OpenCV's ``distCoeffs = (k1, k2, 0, 0, 0)``:
 
     p_cam = R @ p_board + t                (board frame in mm, camera: x right, y down, z forward)
     x_u, y_u = X / Z, Y / Z
-    x_d = x_u (1 + k1 r_u^2),  r_u^2 = x_u^2 + y_u^2
+    x_d = x_u (1 + k1 r_u^2 + k2 r_u^4),  r_u^2 = x_u^2 + y_u^2
     u = fx x_d + cx,  v = fy y_d + cy      (pixel centres at integer coordinates)
 """
 
@@ -17,20 +17,21 @@ from typing import Any
 import numpy as np
 
 
-def radial_distort_scale(ru2: np.ndarray, k1: float) -> np.ndarray:
-    """x_d / x_u as a function of r_u^2: 1 + k1 r_u^2 (any broadcastable shape)."""
-    return 1.0 + k1 * ru2
+def radial_distort_scale(ru2: np.ndarray, k1: float, k2: float = 0.0) -> np.ndarray:
+    """x_d / x_u as a function of r_u^2: 1 + k1 r_u^2 + k2 r_u^4 (any broadcastable shape)."""
+    return 1.0 + ru2 * (k1 + k2 * ru2)
 
 
-def radial_undistort_scale(rd2: np.ndarray, k1: float, iters: int = 6) -> np.ndarray:
+def radial_undistort_scale(rd2: np.ndarray, k1: float, k2: float = 0.0, iters: int = 6) -> np.ndarray:
     """x_u / x_d as a function of r_d^2, the inverse of :func:`radial_distort_scale`: Newton's method
-    on the radius, r_d = r_u (1 + k1 r_u^2) (any broadcastable shape)."""
+    on the radius, r_d = r_u (1 + k1 r_u^2 + k2 r_u^4) (any broadcastable shape)."""
     rd = np.sqrt(rd2)
-    if not k1:
+    if not k1 and not k2:
         return np.ones_like(rd)
     ru = rd.copy()
     for _ in range(iters):
-        ru = ru - (ru * (1 + k1 * ru * ru) - rd) / (1 + 3 * k1 * ru * ru)
+        r2 = ru * ru
+        ru = ru - (ru * (1 + r2 * (k1 + k2 * r2)) - rd) / (1 + r2 * (3 * k1 + 5 * k2 * r2))
     return np.where(rd > 1e-12, ru / np.maximum(rd, 1e-12), 1.0)
 
 
@@ -45,6 +46,11 @@ class Camera:
     R: np.ndarray  #: (3, 3) rotation, board frame -> camera frame
     t: np.ndarray  #: (3,) translation in mm
     k1: float = 0.0
+    k2: float = 0.0  #: second radial term (not in the spec; small)
+
+    @property
+    def distorted(self) -> bool:
+        return bool(self.k1 or self.k2)
 
     @property
     def K(self) -> np.ndarray:
@@ -52,7 +58,7 @@ class Camera:
 
     @property
     def dist(self) -> np.ndarray:
-        return np.array([self.k1, 0.0, 0.0, 0.0, 0.0])
+        return np.array([self.k1, self.k2, 0.0, 0.0, 0.0])
 
     @property
     def position(self) -> np.ndarray:
@@ -79,21 +85,21 @@ class Camera:
         """Board-frame points (N, 3) -> pixel coordinates (N, 2)."""
         pc = self.to_camera(np.atleast_2d(points))
         xy = pc[:, :2] / pc[:, 2:3]
-        if distort and self.k1:
-            xy = xy * radial_distort_scale(np.sum(xy * xy, axis=1, keepdims=True), self.k1)
+        if distort and self.distorted:
+            xy = xy * radial_distort_scale(np.sum(xy * xy, axis=1, keepdims=True), self.k1, self.k2)
         return np.column_stack([self.fx * xy[:, 0] + self.cx, self.fy * xy[:, 1] + self.cy])
 
     def undistort_normalised(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Distorted pixel coordinates (u, v) (arrays of any broadcastable shapes) -> undistorted
         normalised coordinates (x_u, y_u), by :func:`radial_undistort_scale`."""
         xd, yd = (u - self.cx) / self.fx, (v - self.cy) / self.fy
-        s = radial_undistort_scale(xd * xd + yd * yd, self.k1)
+        s = radial_undistort_scale(xd * xd + yd * yd, self.k1, self.k2)
         return xd * s, yd * s
 
     def undistort_pixels(self, px: np.ndarray) -> np.ndarray:
         """Distorted pixel coordinates (N, 2) -> the pixels an ideal pinhole would have seen."""
         px = np.asarray(px, dtype=np.float64)
-        if not self.k1:
+        if not self.distorted:
             return px
         xu, yu = self.undistort_normalised(px[:, 0], px[:, 1])
         return np.column_stack([xu * self.fx + self.cx, yu * self.fy + self.cy])
@@ -115,13 +121,13 @@ class Camera:
         sx, sy = width / self.width, height / self.height
         return Camera(
             width, height, self.fx * sx, self.fy * sy,
-            (self.cx + 0.5) * sx - 0.5, (self.cy + 0.5) * sy - 0.5, self.R, self.t, self.k1,
+            (self.cx + 0.5) * sx - 0.5, (self.cy + 0.5) * sy - 0.5, self.R, self.t, self.k1, self.k2,
         )
 
     @staticmethod
     def look_at(
         eye: np.ndarray, target: np.ndarray, up_hint: np.ndarray, width: int, height: int,
-        hfov_deg: float, k1: float = 0.0,
+        hfov_deg: float, k1: float = 0.0, k2: float = 0.0,
     ) -> Camera:
         """A camera at ``eye`` (board frame) looking at ``target``; ``up_hint`` is a board-frame
         direction that should appear towards the top of the image."""
@@ -134,13 +140,14 @@ class Camera:
         x = np.cross(z, y)  # the board frame (x right, y towards the player, z up) is left-handed
         R = np.vstack([x, y, z])
         f = width / (2 * np.tan(np.radians(hfov_deg) / 2))
-        return Camera(width, height, f, f, (width - 1) / 2, (height - 1) / 2, R, -R @ eye, k1)
+        return Camera(width, height, f, f, (width - 1) / 2, (height - 1) / 2, R, -R @ eye, k1, k2)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "image_size": [self.width, self.height],
             "K": self.K.round(6).tolist(),
             "k1": round(self.k1, 6),
+            "k2": round(self.k2, 6),
             "R_board_to_cam": self.R.round(9).tolist(),
             "t_board_to_cam_mm": self.t.round(6).tolist(),
             "position_board_mm": self.position.round(6).tolist(),
@@ -155,4 +162,5 @@ class Camera:
             int(w), int(h), K[0, 0], K[1, 1], K[0, 2], K[1, 2],
             np.asarray(d["R_board_to_cam"], dtype=np.float64),
             np.asarray(d["t_board_to_cam_mm"], dtype=np.float64), float(d.get("k1", 0.0)),
+            float(d.get("k2", 0.0)),
         )
