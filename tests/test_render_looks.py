@@ -12,12 +12,13 @@ import pytest
 from vision.camera import Camera
 from vision.profile import REFERENCE
 from vision.render import pieces
-from vision.render.conditions import Light, render_camera, sample_conditions
-from vision.render.lighting import Lighting
+from vision.render.conditions import PRINTS, Light, TableSpec, make_camera, render_camera, sample_conditions
+from vision.render.lighting import Lighting, Material
 from vision.render.looks import ICON_VARIANTS, NEUTRAL, Artwork, Gloss, Looks, Occluder
 from vision.render.mesh import Face, Pose, Solid
 from vision.render.raster import _hull_data, receiver_shading, render
-from vision.render.textures import _Canvas, draw_icon, print_finish
+from vision.render.table import PRINTED, table_material, table_texture
+from vision.render.textures import _Canvas, draw_icon, linear, print_finish
 
 KINDS = ("statue", "fountain", "bridge", "stairs")
 PPM = 20.0
@@ -291,3 +292,52 @@ def test_glare_on_a_tile_top_in_the_mirror_direction() -> None:
 
     assert at(shine) > at(matte) + 0.5
     assert at(away) < at(away_matte) + 0.05
+
+
+# ---------------------------------------------------------------------------------- backgrounds
+
+
+def _luma(tex: np.ndarray) -> np.ndarray:
+    return tex @ np.array([0.2126, 0.7152, 0.0722], np.float32)
+
+
+@pytest.mark.parametrize("kind", PRINTED)
+def test_printed_tablecloths_are_high_contrast(kind: str) -> None:
+    spec = TableSpec(kind, PRINTS[0], PRINTS[1], 11, 25.0, colours=(PRINTS[0], PRINTS[1], PRINTS[3]),
+                     motif_mm=30.0)
+    tex = table_texture(spec, (0.0, 0.0, 300.0, 300.0), 0.5)
+    y = _luma(tex)
+    lo, hi = np.percentile(y, [5, 95])
+    assert hi > 4 * lo  # white against navy: far beyond a wood grain's or a plain cloth's contrast
+    # every colour of the print shows (quantised to the nearest palette colour)
+    pal = np.array([linear(c) for c in spec.colours])
+    near = np.argmin(((tex.reshape(-1, 1, 3) - pal[None]) ** 2).sum(-1), axis=1)
+    counts = np.bincount(near, minlength=len(pal)) / near.size
+    assert counts.min() > 0.02
+
+
+def test_tables_drawn_include_prints_and_glossy_tops() -> None:
+    tables = [sample_conditions(s).table for s in range(150)]
+    kinds = {t.kind for t in tables}
+    assert set(PRINTED) <= kinds and {"wood", "cloth", "plain"} <= kinds
+    glossy = [t for t in tables if t.gloss > 0]
+    assert glossy and all(t.kind in ("wood", "plain") for t in glossy)
+    assert all(table_material(t).glossy == (t.gloss > 0) for t in tables)
+
+
+def test_a_glossy_table_shows_the_lamps_glare() -> None:
+    cam = make_camera((600, 450), 70.0, 500.0, 0.0, 0.0, 0.0, (0.0, 0.0), 0.0)
+    p = np.array([[120.0, 0.0, 0.0]])  # a table point off the optical axis
+    v = cam.position - p[0]
+    v /= np.linalg.norm(v)
+    light = Light(elevation_deg=float(np.degrees(np.arcsin(v[2]))),
+                  azimuth_deg=float(np.degrees(np.arctan2(-v[1], -v[0]))), softness_deg=2.0, ambient=0.3)
+    lt = Lighting.from_light(light)
+    (u, vv), = np.round(cam.project(p)).astype(int)
+
+    def table_at(material: Material) -> float:
+        t = _uniform_table(0.0, 400.0, 0.3)
+        t.faces[0].material = material
+        return float(render([], cam, lt, background=t).img[vv, u].mean())
+
+    assert table_at(Material(0.05, 0.04)) > table_at(Material()) + 0.5

@@ -53,14 +53,18 @@ class Light:
 class TableSpec:
     """A procedural table top (see :mod:`vision.render.table`). Colours are sRGB hex."""
 
-    kind: str = "wood"  #: "wood" | "cloth" | "plain"
+    kind: str = "wood"  #: "wood" | "cloth" | "plain" | printed cloths: "stripes" | "checks" | "floral"
     colour_a: str = "#8A5A34"  #: base colour (wood: light wood; cloth: ground; plain: surface)
     colour_b: str = "#5A3418"  #: second colour (wood: grain/late wood; cloth: check stripes)
     seed: int = 0
-    rotation_deg: float = 0.0  #: direction of planks / weave in the board plane
+    rotation_deg: float = 0.0  #: direction of planks / weave / print in the board plane
     plank_mm: float = 140.0  #: wood: plank width
     check_mm: float = 0.0  #: cloth: width of a check stripe, 0 = plain cloth
     texture: float = 1.0  #: contrast of the fine texture (grain, weave, mottling), 0.5..1.5
+    colours: tuple[str, ...] = ()  #: printed cloths: the print's colours, the ground first
+    motif_mm: float = 0.0  #: printed cloths: stripe or check band width, or the flowers' spacing
+    gloss: float = 0.0  #: a varnished or laminated top: reflectance at normal incidence (0: matte)
+    roughness: float = 0.2  #: ... and its GGX alpha (small: a sharp mirror image of the lamp)
 
 
 @dataclass(frozen=True)
@@ -292,6 +296,11 @@ WOODS = (("#B98A5A", "#8A5A32"), ("#8A5A34", "#5A3418"), ("#5C3A22", "#3A2212"),
 CLOTHS = ("#23304F", "#2E5A3A", "#8A2A2A", "#C8BFAE", "#5A5A60", "#E8E4DA", "#3C6A8A", "#6A4A6A",
           "#B8A070")
 PLAINS = ("#F0EEE8", "#DCD8D0", "#9A9A98", "#2A2A2C", "#E6DCC8", "#B8C4C8", "#5A4A3E")
+#: strong colours of printed tablecloths (white, navy, red, yellow, green, blue, orange, purple, black,
+#: pink, teal)
+PRINTS = ("#F4F2EC", "#1E2A4A", "#B3262B", "#F0C419", "#2E7D4F", "#3B7DD8", "#E27A3F", "#7A3E8E",
+          "#151515", "#EAB6C8", "#5FB8B4")
+PRINTED_SHARE = 0.3  #: of tables: a printed tablecloth (stripes, many-coloured checks, florals)
 
 
 def _sample_table(rng: np.random.Generator) -> TableSpec:
@@ -305,12 +314,29 @@ def _sample_table(rng: np.random.Generator) -> TableSpec:
     check = float(rng.uniform(8.0, 35.0))
     plank = float(rng.uniform(80.0, 220.0))
     if kind == "wood":
-        return TableSpec("wood", WOODS[i][0], WOODS[i][1], seed, rot, plank, 0.0, tex)
-    if kind == "cloth":
+        spec = TableSpec("wood", WOODS[i][0], WOODS[i][1], seed, rot, plank, 0.0, tex)
+    elif kind == "cloth":
         b = CLOTHS[(j + 1 + int(rng.integers(len(CLOTHS) - 1))) % len(CLOTHS)]
-        return TableSpec("cloth", CLOTHS[j], b if checked else CLOTHS[j], seed, rot, 0.0,
+        spec = TableSpec("cloth", CLOTHS[j], b if checked else CLOTHS[j], seed, rot, 0.0,
                          check if checked else 0.0, tex)
-    return TableSpec("plain", PLAINS[k], PLAINS[k], seed, rot, 0.0, 0.0, tex)
+    else:
+        spec = TableSpec("plain", PLAINS[k], PLAINS[k], seed, rot, 0.0, 0.0, tex)
+    # drawn after the above, so that a photo's wood, cloth or plain table stays what it was
+    printed = rng.random() < PRINTED_SHARE
+    pkind = str(rng.choice(["stripes", "checks", "floral"]))
+    n = int(rng.integers(2, 5))
+    cols = [PRINTS[int(c)] for c in rng.permutation(len(PRINTS))[:n]]
+    if rng.random() < 0.5:  # a white or cream ground half the time: the highest contrast
+        cols = [PRINTS[0]] + [c for c in cols if c != PRINTS[0]][: n - 1]
+    motif = {"stripes": rng.uniform(6.0, 60.0), "checks": rng.uniform(5.0, 40.0),
+             "floral": rng.uniform(25.0, 80.0)}[pkind]
+    glossy = rng.random() < {"wood": 0.5, "plain": 0.6}.get(kind, 0.0)
+    f0, rough = float(rng.uniform(0.02, 0.05)), float(math.exp(rng.uniform(math.log(0.03), math.log(0.35))))
+    if printed:
+        return TableSpec(pkind, cols[0], cols[1], seed, rot, 0.0, 0.0, tex, tuple(cols), float(motif))
+    if glossy:
+        return dataclasses.replace(spec, gloss=f0, roughness=rough)
+    return spec
 
 
 CLUTTER_DECORATIONS = ("statue", "fountain", "bridge", "stairs", "belvedere")

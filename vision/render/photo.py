@@ -84,7 +84,8 @@ def _table_solid(cond: cnd.PhotoConditions, rcam: Camera, profile: Profile) -> S
     cr = np.array([[-0.5, -0.5, 1], [w - 0.5, -0.5, 1], [w - 0.5, h - 0.5, 1], [-0.5, h - 0.5, 1]])
     poly = np.column_stack([cr @ fr.T, np.full(4, z)])
     frame_m = np.array([[fr[0, 0], fr[0, 1], fr[0, 2]], [fr[1, 0], fr[1, 1], fr[1, 2]], [0, 0, z]])
-    face = Face(poly, tex=tex, tex_frame=frame_m, receiver=True, normal=np.array([0, 0, 1.0]))
+    face = Face(poly, tex=tex, tex_frame=frame_m, receiver=True, normal=np.array([0, 0, 1.0]),
+                material=table.table_material(cond.table))
     return Solid([face], poly, casts=False)
 
 

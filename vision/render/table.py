@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.render.conditions import TableSpec
+from vision.render.lighting import Material
 from vision.render.textures import linear
 
 Extent = tuple[float, float, float, float]
@@ -143,9 +144,18 @@ def _wood(spec: TableSpec, g: _Grid) -> np.ndarray:
     return _shade_mix(a, b, t, shade)
 
 
+def _weave(spec: TableSpec, g: _Grid) -> np.ndarray:
+    """The shading of woven cloth (H, W): threads, fuzz and broad folds."""
+    sd, rot, tex = spec.seed, spec.rotation_deg, spec.texture
+    weave = 0.5 * (g.noise(sd + 21, 6.0, 0.8, rot) + g.noise(sd + 22, 0.8, 6.0, rot))
+    fuzz = g.noise(sd + 23, 2.5, 2.5)
+    folds = g.noise(sd + 24, 240.0, 50.0, rot + 30)
+    return 1.0 + tex * (0.06 * weave + 0.04 * fuzz) + 0.05 * folds
+
+
 def _cloth(spec: TableSpec, g: _Grid) -> np.ndarray:
     a, b = linear(spec.colour_a), linear(spec.colour_b)
-    sd, rot, tex = spec.seed, spec.rotation_deg, spec.texture
+    rot = spec.rotation_deg
     if spec.check_mm > 0:
         u, v = g.rotated(rot)
         if g.angle == rot:  # checks: one function of the column plus one of the row
@@ -159,11 +169,137 @@ def _cloth(spec: TableSpec, g: _Grid) -> np.ndarray:
         t = np.float32(0.5) * band(u) + np.float32(0.5) * band(v)
     else:
         t = np.zeros((g.h, g.w), np.float32)
-    weave = 0.5 * (g.noise(sd + 21, 6.0, 0.8, rot) + g.noise(sd + 22, 0.8, 6.0, rot))
-    fuzz = g.noise(sd + 23, 2.5, 2.5)
-    folds = g.noise(sd + 24, 240.0, 50.0, rot + 30)
-    shade = 1.0 + tex * (0.06 * weave + 0.04 * fuzz) + 0.05 * folds
-    return _shade_mix(a, b, t, shade)
+    return _shade_mix(a, b, t, _weave(spec, g))
+
+
+def _palette(spec: TableSpec) -> np.ndarray:
+    """The print's colours, linear (n, 3), the ground first (at least two)."""
+    cols = spec.colours or (spec.colour_a, spec.colour_b)
+    return np.array([linear(c) for c in cols], np.float32)
+
+
+def _band_colours(w: np.ndarray, pal: np.ndarray, motif: float, seed: int, step: float) -> np.ndarray:
+    """Colours (..., 3) of bands across the coordinate ``w`` (mm): the palette's colours in turn,
+    each band its own width (the ground's the widest), anti-aliased over ``step`` mm by
+    supersampling (``w`` is one row or column of the grid: cheap)."""
+    n = len(pal)
+    widths = motif * (0.35 + 0.65 * _hash01(np.arange(n), np.full(n, 7), seed))
+    widths[0] = motif * 1.2
+    edges = np.concatenate([[0.0], np.cumsum(widths)])
+    period = edges[-1]
+    out = np.zeros((*w.shape, 3), np.float32)
+    subs = 4
+    for k in range(subs):
+        x = np.mod(w + (k + 0.5) / subs * step - step / 2, period)
+        idx = np.clip(np.searchsorted(edges, x, side="right") - 1, 0, n - 1)
+        out += pal[idx]
+    return out / subs
+
+
+def _stripes(spec: TableSpec, g: _Grid) -> np.ndarray:
+    u, v = g.rotated(spec.rotation_deg)
+    pal = _palette(spec)
+    if g.angle == spec.rotation_deg:  # stripes along u: a function of the row only
+        rows = _band_colours(np.ascontiguousarray(v[:, 0]), pal, spec.motif_mm, spec.seed, g.sy)
+        return rows[:, None, :] * _weave(spec, g)[..., None]
+    return _band_colours(v, pal, spec.motif_mm, spec.seed, g.s) * _weave(spec, g)[..., None]
+
+
+def _checks(spec: TableSpec, g: _Grid) -> np.ndarray:
+    """Many-coloured checks (gingham, tartan): warp bands along one direction, weft bands across,
+    woven together (where they cross, the mean of the two colours)."""
+    u, v = g.rotated(spec.rotation_deg)
+    pal = _palette(spec)
+    warp_pal = pal
+    weft_pal = pal if len(pal) == 2 else pal[np.r_[0, len(pal) - 1:0:-1]]  # the colours the other way
+    if g.angle == spec.rotation_deg:
+        cols = _band_colours(np.ascontiguousarray(u[0]), warp_pal, spec.motif_mm, spec.seed, g.sx)
+        rows = _band_colours(np.ascontiguousarray(v[:, 0]), weft_pal, spec.motif_mm, spec.seed + 1, g.sy)
+        mix = (cols[None, :, :] + rows[:, None, :]) * np.float32(0.5)
+    else:
+        mix = (_band_colours(u, warp_pal, spec.motif_mm, spec.seed, g.s)
+               + _band_colours(v, weft_pal, spec.motif_mm, spec.seed + 1, g.s)) * np.float32(0.5)
+    return mix * _weave(spec, g)[..., None]
+
+
+class _Cells:
+    """The cells of a ``cell`` mm lattice on the grid's (u, v): per-cell values for every texel by a
+    nearest-neighbour remap of a small table (fast and multi-threaded)."""
+
+    def __init__(self, u: np.ndarray, v: np.ndarray, cell: float, seed: int) -> None:
+        cu, cv_ = u * np.float32(1.0 / cell), v * np.float32(1.0 / cell)
+        self.i0, self.j0 = int(np.floor(cu.min())) - 1, int(np.floor(cv_.min())) - 1
+        i1, j1 = int(np.floor(cu.max())) + 2, int(np.floor(cv_.max())) + 2
+        self.ii, self.jj = np.meshgrid(np.arange(self.i0, i1), np.arange(self.j0, j1))
+        self.mx, self.my = cu - np.float32(self.i0 + 0.5), cv_ - np.float32(self.j0 + 0.5)
+        self.seed = seed
+
+    def values(self, salt: int, n: int) -> list[np.ndarray]:
+        """``n`` <= 4 uniform values per cell."""
+        table = np.stack([_hash01(self.ii, self.jj + 7919 * (salt + c), self.seed) for c in range(n)], -1)
+        return self.lookup(table.astype(np.float32), split=True)
+
+    def lookup(self, table: np.ndarray, split: bool = False) -> np.ndarray | list[np.ndarray]:
+        """Per-texel values of a per-cell table (rows j, columns i, up to 4 channels)."""
+        vals = cv2.remap(np.ascontiguousarray(table, np.float32), self.mx, self.my, cv2.INTER_NEAREST,
+                         borderMode=cv2.BORDER_REPLICATE)
+        if not split:
+            return vals
+        return list(cv2.split(vals)) if vals.ndim == 3 else [vals]
+
+
+def _floral(spec: TableSpec, g: _Grid) -> np.ndarray:
+    """Flowers scattered on a ground: one per cell of a jittered lattice, five or six rounded petals
+    of a colour of the print around a contrasting heart, and small dots between them. The shapes'
+    signed distances are computed on a grid of about a twentieth of a cell and resized (they are
+    smooth where it matters), then cut sharp, anti-aliased, at the texture's own resolution."""
+    cell = float(spec.motif_mm)
+    k = max(1, int(cell / 20.0 / max(g.sx, g.sy)))
+    c = _Grid((g.x0, g.y0, g.x0 + g.w * g.sx, g.y0 + g.h * g.sy), g.sx * k, g.sy * k, g.angle)
+    u, v = c.rotated(spec.rotation_deg)
+    pal = _palette(spec)
+    cells = _Cells(u, v, cell, spec.seed)
+    ox, oy, phase, size = cells.values(0, 4)
+    n = len(pal)
+    flower_cols = pal[1:] if n > 1 else pal
+    pick = _hash01(cells.ii, cells.jj + 104729, spec.seed)
+    which = np.minimum((pick * len(flower_cols)).astype(int), len(flower_cols) - 1)
+    petal_col = cells.lookup(flower_cols[which])
+    six = cells.lookup((_hash01(cells.ii, cells.jj + 3, spec.seed) > 0.5).astype(np.float32))
+    f32 = np.float32
+    r_max = f32(0.42 * cell)
+    radius = r_max * (f32(0.6) + f32(0.4) * size)
+    off = (r_max - radius) + f32(0.05 * cell)  # the flower stays inside its cell
+    dx = u - (np.floor(u * f32(1 / cell)) + f32(0.5)) * f32(cell) - (ox * 2 - 1) * off
+    dy = v - (np.floor(v * f32(1 / cell)) + f32(0.5)) * f32(cell) - (oy * 2 - 1) * off
+    r = np.sqrt(dx * dx + dy * dy)
+    lobes = np.cos((f32(2.5) + six * f32(0.5)) * np.arctan2(dy, dx) + phase * f32(6.3))
+    petal = radius * (f32(0.55) + f32(0.45) * np.abs(lobes)) - r  # signed distances, mm (inside > 0)
+    heart = radius * f32(0.28) - r
+    cx = u - np.round(u * f32(1 / cell)) * f32(cell)  # dots at the lattice corners
+    cy = v - np.round(v * f32(1 / cell)) * f32(cell)
+    spot = f32(0.07 * cell) - np.sqrt(cx * cx + cy * cy)
+    size_hw = (c.w * k, c.h * k)
+
+    def full(a: np.ndarray, interp: int = cv2.INTER_LINEAR) -> np.ndarray:
+        return cv2.resize(a, size_hw, interpolation=interp)[: g.h, : g.w]
+
+    inv_soft = f32(1.0 / max(g.s, 0.4))
+    out = np.empty((g.h, g.w, 3), np.float32)
+    out[:] = pal[0]
+    tmp = np.empty_like(out)
+    heart_col = pal[-1] if n > 2 else np.array(linear("#F0C419"), np.float32)
+    layers = ((petal, full(petal_col, cv2.INTER_NEAREST)), (heart, heart_col), (spot, flower_cols[-1]))
+    for sdf, col in layers:
+        m = full(sdf)
+        m *= inv_soft
+        m += f32(0.5)
+        np.clip(m, 0.0, 1.0, out=m)
+        np.subtract(col, out, out=tmp)
+        tmp *= m[..., None]
+        out += tmp
+    out *= _weave(spec, g)[..., None]
+    return out
 
 
 def _plain(spec: TableSpec, g: _Grid) -> np.ndarray:
@@ -175,12 +311,20 @@ def _plain(spec: TableSpec, g: _Grid) -> np.ndarray:
     return _shade_mix(a, a, np.zeros_like(shade), shade)
 
 
-_KINDS = {"wood": _wood, "cloth": _cloth, "plain": _plain}
+_KINDS = {"wood": _wood, "cloth": _cloth, "plain": _plain, "stripes": _stripes, "checks": _checks,
+          "floral": _floral}
+PRINTED = ("stripes", "checks", "floral")  #: the printed tablecloths
 
-
-_ALONG = {"wood": 8.0, "cloth": 1.0, "plain": 1.0}  #: texel length along u / across (wood: grain)
+#: texel length along u / across (wood: grain)
+_ALONG = {"wood": 8.0, "cloth": 1.0, "plain": 1.0, "stripes": 1.0, "checks": 1.0, "floral": 1.0}
 MAX_TEXELS = 5.0e6  #: cap on the table grid's texel count (cost)
-_FINEST = {"wood": 0.25, "cloth": 0.45, "plain": 0.5}  #: mm: the finest texel the pattern needs
+#: mm: the finest texel the pattern needs
+_FINEST = {"wood": 0.25, "cloth": 0.45, "plain": 0.5, "stripes": 0.45, "checks": 0.45, "floral": 0.6}
+
+
+def table_material(spec: TableSpec) -> Material:
+    """How the table reflects: a varnished or laminated top is glossy, cloth is matte."""
+    return Material(spec.roughness, spec.gloss) if spec.gloss > 0 else Material()
 
 
 def table_texture_uv(spec: TableSpec, extent_mm: Extent, mm_per_px: float) -> tuple[np.ndarray, np.ndarray]:
