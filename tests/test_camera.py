@@ -1,4 +1,5 @@
-"""The camera model: one radial distortion model, its inverse, and the camera's dict form."""
+"""The camera model: one radial distortion model (k1, k2), its inverse, an off-centre principal point,
+and the camera's dict form."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from vision.render.conditions import make_camera
 
 def _cameras() -> list[Camera]:
     return [
-        make_camera(size, 70.0, 500.0, 18.0, 40.0, 25.0, (160.0, 140.0), k1)
+        make_camera(size, 70.0, 500.0, 18.0, 40.0, 25.0, (160.0, 140.0), k1, k2, off)
         for size in ((1600, 1200), (900, 1600))
         for k1 in (-0.08, -0.02, 0.0, 0.04)
+        for k2, off in ((0.0, (0.0, 0.0)), (0.02, (0.03, -0.02)), (-0.02, (-0.03, 0.01)))
     ]
 
 
@@ -41,6 +43,17 @@ def test_dict_round_trip() -> None:
         back = Camera.from_dict(cam.to_dict())
         assert (back.width, back.height) == (cam.width, cam.height)
         assert np.allclose(back.K, cam.K, atol=1e-6) and abs(back.k1 - cam.k1) < 1e-6
+        assert abs(back.k2 - cam.k2) < 1e-6
         assert np.allclose(back.R, cam.R, atol=1e-9) and np.allclose(back.t, cam.t, atol=1e-6)
         pts = np.array([[0.0, 0.0, 0.0], [330.0, 270.0, 45.0]])
         assert np.abs(back.project(pts) - cam.project(pts)).max() < 1e-3
+
+
+def test_with_size_keeps_the_lens() -> None:
+    """A camera for the image scaled (a reader working on a smaller copy) sees the same points there."""
+    pts = np.array([[0.0, 0.0, 0.0], [330.0, 270.0, 45.0], [100.0, 200.0, 10.0]])
+    for cam in _cameras():
+        half = cam.with_size(cam.width // 2, cam.height // 2)
+        assert half.k2 == cam.k2
+        want = (cam.project(pts) + 0.5) * 0.5 - 0.5
+        assert np.abs(half.project(pts) - want).max() < 1e-6

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.profile import REFERENCE
+from vision.render import ranges as rg
 from vision.render.conditions import (
     Light,
     PhotoConditions,
@@ -33,26 +34,38 @@ def test_reproducible() -> None:
 
 
 def test_ranges(many: list[PhotoConditions]) -> None:
+    """Every drawn parameter inside the range :mod:`vision.render.ranges` names for it (spec section 3,
+    and the renderer's own ranges for the phone look)."""
     for c in many:
         cam = c.camera
         long_side, short_side = max(cam.width, cam.height), min(cam.width, cam.height)
-        assert 1200 <= long_side <= 4032
+        assert long_side in rg.LONG_SIDE_PX
         assert min(abs(long_side / short_side - 4 / 3), abs(long_side / short_side - 16 / 9)) < 0.01
-        assert 350 <= c.height_mm <= 700 and abs(cam.position[2] - c.height_mm) < 1e-6
+        assert c.height_mm in rg.HEIGHT_MM and abs(cam.position[2] - c.height_mm) < 1e-6
         long_fov = np.degrees(2 * np.arctan(long_side / (2 * cam.fx)))
-        assert 60 - 1e-6 <= long_fov <= 80 + 1e-6 and abs(long_fov - c.hfov_deg) < 1e-6
+        assert long_fov in rg.HFOV_DEG and abs(long_fov - c.hfov_deg) < 1e-6
         axis = cam.R[2]  # optical axis in the board frame
-        assert np.degrees(np.arccos(-axis[2])) <= 25 + 1e-6
-        assert -0.08 <= cam.k1 <= 0.04
+        assert np.degrees(np.arccos(-axis[2])) in rg.TILT_DEG
+        assert cam.k1 in rg.K1 and cam.k2 in rg.K2
         lt = c.light
-        assert 35 <= lt.elevation_deg <= 85 and 0 <= lt.azimuth_deg <= 360
-        assert 0.5 <= lt.softness_deg <= 12 and 0.2 <= lt.ambient <= 0.6 and 2800 <= lt.kelvin <= 6500
-        assert 2800 <= c.white_balance_kelvin <= 6500 and -1 <= c.exposure_ev <= 1
-        assert 0 <= c.vignette <= 0.3 and 0 <= c.noise_sigma <= 4
-        assert 0 <= c.blur_sigma <= 1.2 and 0 <= c.motion_px <= 5 and 70 <= c.jpeg_quality <= 95
-        assert c.table.kind in ("wood", "cloth", "plain", "stripes", "checks", "floral")
-        assert c.image_format in ("jpeg", "heic", "png", "webp")
-        assert c.exif_orientation in (1, 3, 6, 8)
+        assert lt.elevation_deg in rg.LIGHT_ELEVATION_DEG and lt.azimuth_deg in rg.LIGHT_AZIMUTH_DEG
+        assert 0.5 <= lt.softness_deg <= 12 and lt.ambient in rg.AMBIENT and lt.kelvin in rg.WB_KELVIN
+        assert c.white_balance_kelvin in rg.WB_KELVIN and c.exposure_ev in rg.EXPOSURE_EV
+        assert c.vignette in rg.VIGNETTE and c.noise_sigma in rg.NOISE_SIGMA
+        assert c.blur_sigma in rg.BLUR_SIGMA_PX and c.motion_px in rg.MOTION_PX
+        assert c.jpeg_quality in rg.JPEG_QUALITY
+        assert c.image_format in rg.IMAGE_FORMATS
+        assert c.exif_orientation in rg.EXIF_ORIENTATIONS
+        o, p, g = c.optics, c.processing, c.geometry
+        assert all(v in rg.PRINCIPAL_POINT_OFFSET for v in o.principal_offset)
+        assert abs(cam.cx - (cam.width - 1) / 2 - o.principal_offset[0] * cam.width) < 1e-6
+        assert o.chromatic_aberration_px in rg.CHROMATIC_ABERRATION_PX and o.dof_px in rg.DOF_PX
+        assert p.chroma_noise in rg.CHROMA_NOISE and p.chroma_grain_px in rg.CHROMA_GRAIN_PX
+        assert p.sharpen_amount in rg.SHARPEN_AMOUNT and p.sharpen_radius_px in rg.SHARPEN_RADIUS_PX
+        assert p.denoise in rg.DENOISE and p.local_tone in rg.LOCAL_TONE
+        assert p.jpeg_subsampling in rg.JPEG_SUBSAMPLING
+        assert g.board_warp_mm in rg.BOARD_WARP_MM and g.tile_bow_mm in rg.TILE_BOW_MM
+        assert g.hole_depth_mm in rg.HOLE_DEPTH_MM
         assert len(c.clutter) <= 8
         assert board_in_frame(cam)
         json.dumps(c.to_dict())
@@ -137,3 +150,43 @@ def test_table_textures() -> None:
     a = table_texture(spec, (0.0, 0.0, 120.0, 60.0), 1.0)
     b = table_texture(spec, (60.0, 30.0, 180.0, 90.0), 1.0)  # overlapping extents agree
     assert np.abs(a[30:, 60:] - b[:30, :60]).max() < 1e-3
+
+
+def test_new_groups_leave_the_old_draws_alone() -> None:
+    """New groups of draws are appended to the seed's children: the post group is still the third child
+    of the seed (SeedSequence.spawn(n) gives the same first children whatever n), so adding groups does
+    not change what the older groups draw."""
+    from vision.render.conditions import _sample_post
+
+    for seed in (0, 5, 123):
+        c = sample_conditions(seed)
+        kid = np.random.SeedSequence(seed).spawn(5)[2]
+        post = _sample_post(np.random.default_rng(kid), c.light.kelvin)
+        assert post == {k: getattr(c, k) for k in post}
+
+
+def test_phone_look_is_recorded_and_varies(many: list[PhotoConditions]) -> None:
+    d = many[0].to_dict()
+    assert set(d["optics"]) >= {"k2", "principal_offset", "chromatic_aberration_px", "dof_px"}
+    assert set(d["processing"]) >= {"chroma_noise", "sharpen_amount", "denoise", "local_tone",
+                                    "jpeg_subsampling"}
+    assert set(d["geometry"]) == {"board_warp_mm", "tile_bow_mm", "hole_depth_mm"}
+    assert d["camera"]["k2"] == round(many[0].camera.k2, 6)
+    for name in ("sharpen_amount", "denoise", "local_tone", "chroma_noise"):
+        vals = [getattr(c.processing, name) for c in many]
+        assert max(vals) > 0.8 * getattr(rg, name.upper()).hi and min(vals) < 0.1
+    assert sum(c.optics.dof_px > 0 for c in many) > 50 and sum(c.optics.dof_px == 0 for c in many) > 30
+
+
+def test_camera_frames_the_actual_garden() -> None:
+    """A low garden leaves room for close shots; the camera always keeps the garden's top in frame."""
+    from scoring.generate import generate_garden
+    from vision.render.conditions import frame_top_mm
+
+    for seed in range(30):
+        g = generate_garden(seed)
+        c = sample_conditions(seed, garden=g)
+        assert c.framed_top_mm == frame_top_mm(g, REFERENCE)
+        top = max(t.level for t in g.tiles) * REFERENCE.level_height
+        assert top <= c.framed_top_mm <= top + 20.0
+        assert board_in_frame(c.camera, REFERENCE, top_mm=c.framed_top_mm)

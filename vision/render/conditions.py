@@ -7,7 +7,8 @@
 Conventions: board frame as in :mod:`vision.profile` (mm, x right, y towards the player, z up).
 A light's azimuth is measured in the board plane from +x towards +y; ``Light.direction`` points
 from the scene towards the light. Blur and motion lengths are in pixels *at 12 MP* (long side
-4032); :mod:`vision.render.post` scales them to the actual image size.
+4032); :mod:`vision.render.post` scales them to the actual image size. The ranges drawn from are
+named in :mod:`vision.render.ranges`.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from scoring.garden import GRID, SYMBOLS
+from scoring.garden import GRID, SYMBOLS, Garden
 from scoring.generate import MATERIAL_SYMBOLS
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
+from vision.render import ranges as rg
 from vision.render.looks import NEUTRAL, Looks, sample_looks
 
-REFERENCE_LONG_SIDE = 4032  #: blur and motion lengths are given at this long side (12 MP)
+REFERENCE_LONG_SIDE = rg.REFERENCE_LONG_SIDE  #: blur and motion lengths are given at this long side
 ZONE_LEVELS = 5  #: the building zone's corners at the height of this many levels must stay in frame
 FRAME_MARGIN = 0.02  #: ... with this margin, as a fraction of the image's short side
 COMMON_SIZES = ((4032, 3024), (4000, 3000), (3264, 2448), (2048, 1536), (1600, 1200),
@@ -91,6 +93,42 @@ class ClutterItem:
 
 
 @dataclass(frozen=True)
+class Optics:
+    """The lens beyond the spec's k1 (all small; :mod:`vision.render.ranges` names the ranges). The
+    defaults are an ideal lens."""
+
+    k2: float = 0.0  #: second radial distortion term (the camera carries it too)
+    principal_offset: tuple[float, float] = (0.0, 0.0)  #: principal point off centre, fractions of w, h
+    #: lateral chromatic aberration: how far (px at 12 MP) red moves outwards against green at the
+    #: frame's corner (blue moves the other way by 0.8 of it)
+    chromatic_aberration_px: float = 0.0
+    dof_px: float = 0.0  #: depth of field: blur sigma (px at 12 MP) per unit of |1 - focus / depth|
+    focus_mm: float = 0.0  #: focus distance along the optical axis (0: the aim point's distance)
+
+
+@dataclass(frozen=True)
+class Processing:
+    """What the phone's image processor does to the picture (the defaults: nothing)."""
+
+    chroma_noise: float = 0.0  #: share of the noise that is colour noise (blotches), 0..0.75
+    chroma_grain_px: float = 3.0  #: size of the colour-noise blotches (px at 12 MP)
+    sharpen_amount: float = 0.0  #: unsharp mask: halos at edges
+    sharpen_radius_px: float = 1.5
+    denoise: float = 0.0  #: smearing of fine low-contrast texture, 0..1
+    local_tone: float = 0.0  #: local tone mapping (the HDR look), 0..0.6
+    jpeg_subsampling: str = "4:2:0"  #: "4:2:0" | "4:4:4" (JPEG and HEIC)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """How the physical pieces depart from flat (mm; the defaults: perfectly flat, printed holes)."""
+
+    board_warp_mm: float = 0.0  #: the board's middle raised over its edges (a pillow shape)
+    tile_bow_mm: float = 0.0  #: the most a tile's middle is raised over its edges (each tile draws its own)
+    hole_depth_mm: float = 0.0  #: the board's holes are recesses this deep (0: printed only)
+
+
+@dataclass(frozen=True)
 class PhotoConditions:
     seed: int
     camera: Camera  #: the final photo's camera (size, K, pose, k1)
@@ -114,6 +152,10 @@ class PhotoConditions:
     roll_deg: float = 0.0  #: rotation of the board in the frame
     aim_mm: tuple[float, float] = (165.0, 135.0)  #: where the optical axis meets the board plane
     tries: int = 1  #: camera draws needed to fit the whole board in the frame
+    framed_top_mm: float = 0.0  #: the height over the building zone kept in frame (the garden's top)
+    optics: Optics = Optics()
+    processing: Processing = Processing()
+    geometry: Geometry = Geometry()
     looks: Looks = NEUTRAL  #: gloss, artwork, lamp, mixed light, photographer's shadow (vision.render.looks)
 
     def to_dict(self) -> dict[str, Any]:
@@ -143,7 +185,8 @@ def random_in_disc(rng: np.random.Generator, radius: float, scale: float = 1.0) 
 
 
 def _rngs(seed: int) -> dict[str, np.random.Generator]:
-    names = ("camera", "light", "post", "table", "clutter", "looks")  # new groups go at the end
+    # new groups go at the end: SeedSequence.spawn(n) children stay the same as n grows
+    names = ("camera", "light", "post", "table", "clutter", "looks", "optics", "processing", "geometry")
     kids = np.random.SeedSequence(seed).spawn(len(names))
     return {n: np.random.default_rng(k) for n, k in zip(names, kids, strict=True)}
 
@@ -153,7 +196,7 @@ def _image_size(rng: np.random.Generator, ov: dict[str, Any]) -> tuple[int, int]
     aspect_43 = rng.random() < 0.6
     portrait = rng.random() < 0.3
     common = rng.random() < 0.4
-    long_side = int(rng.integers(1200, 4033))
+    long_side = int(rng.integers(int(rg.LONG_SIDE_PX.lo), int(rg.LONG_SIDE_PX.hi) + 1))
     pick = int(rng.integers(len(COMMON_SIZES)))
     if "size" in ov:
         return int(ov["size"][0]), int(ov["size"][1])
@@ -173,27 +216,49 @@ def _image_size(rng: np.random.Generator, ov: dict[str, Any]) -> tuple[int, int]
     return (h, w) if portrait else (w, h)
 
 
-def zone_top_z(profile: Profile) -> float:
-    """The height of a :data:`ZONE_LEVELS`-level garden's top."""
-    return ZONE_LEVELS * profile.level_height
+def zone_top_z(profile: Profile, levels: int = ZONE_LEVELS) -> float:
+    """The height of the top tile of a garden ``levels`` high (default: the highest possible)."""
+    return levels * profile.level_height
 
 
-def _check_points(profile: Profile) -> np.ndarray:
+def tallest_piece_mm(profile: Profile) -> float:
+    """How far the tallest decoration stands above the tile it is on."""
+    d = profile.decoration
+    return max(d.statue_height, d.belvedere_height, d.fountain_basin[2] + d.fountain_spout[1],
+               d.bridge_rise + d.bridge_rail_lift)
+
+
+def garden_top_mm(profile: Profile, top_level: int = ZONE_LEVELS, pieces_on_top: bool = True) -> float:
+    """The height over the building zone that must stay in frame for a garden whose highest tile is on
+    ``top_level``, with (or without) decorations standing on that level."""
+    return zone_top_z(profile, top_level) + (tallest_piece_mm(profile) if pieces_on_top else 0.0)
+
+
+def frame_top_mm(garden: Garden, profile: Profile = REFERENCE) -> float:
+    """:func:`garden_top_mm` of an actual garden: its highest level, and whether pieces stand on it."""
+    top = max((t.level for t in garden.tiles), default=0)
+    on_top = any(lv == top for d in garden.decorations for _, lv in d.cell_levels)
+    return garden_top_mm(profile, top, on_top)
+
+
+def _check_points(profile: Profile, top_mm: float | None = None) -> np.ndarray:
     """Points that must be in frame: board corners (top and bottom face) and the building zone's
-    corners at the height of a 5-level garden."""
+    corners at ``top_mm`` (default: a 5-level garden's top tile, :func:`zone_top_z`)."""
     b = profile.board
     top = b.corners
     bottom = top - [0, 0, b.thickness]
     ox, oy = b.grid_origin
     s = GRID * b.pitch
     zone = np.array([[ox, oy], [ox + s, oy], [ox + s, oy + s], [ox, oy + s]], dtype=np.float64)
-    zone = np.column_stack([zone, np.full(4, zone_top_z(profile))])
+    zone = np.column_stack([zone, np.full(4, zone_top_z(profile) if top_mm is None else top_mm)])
     return np.vstack([top, bottom, zone])
 
 
-def board_in_frame(cam: Camera, profile: Profile = REFERENCE, margin: float = FRAME_MARGIN) -> bool:
-    """Whether the whole board (and a 5-level garden on it) is inside the photo, with margin."""
-    pts = _check_points(profile)
+def board_in_frame(cam: Camera, profile: Profile = REFERENCE, margin: float = FRAME_MARGIN,
+                   top_mm: float | None = None) -> bool:
+    """Whether the whole board, and the garden on it up to ``top_mm`` (default: a 5-level garden's top
+    tile), is inside the photo, with margin."""
+    pts = _check_points(profile, top_mm)
     if np.any(cam.to_camera(pts)[:, 2] <= 1.0):
         return False
     uv = cam.project(pts)
@@ -204,11 +269,13 @@ def board_in_frame(cam: Camera, profile: Profile = REFERENCE, margin: float = FR
 
 def make_camera(
     size: tuple[int, int], hfov_deg: float, height_mm: float, tilt_deg: float, tilt_azimuth_deg: float,
-    roll_deg: float, aim_mm: tuple[float, float], k1: float,
+    roll_deg: float, aim_mm: tuple[float, float], k1: float, k2: float = 0.0,
+    principal_offset: tuple[float, float] = (0.0, 0.0),
 ) -> Camera:
     """A camera ``height_mm`` above the board, its optical axis meeting the board plane at ``aim_mm``,
     tilted ``tilt_deg`` from vertical; ``roll_deg`` turns the board in the frame. ``hfov_deg`` is
-    across the image's long side."""
+    across the image's long side; the principal point sits ``principal_offset`` (fractions of the
+    width and height) off the image's centre."""
     w, h = size
     t, a = math.radians(tilt_deg), math.radians(tilt_azimuth_deg)
     axis = np.array([math.sin(t) * math.cos(a), math.sin(t) * math.sin(a), -math.cos(t)])
@@ -219,44 +286,81 @@ def make_camera(
     long_px = max(w, h)
     f = long_px / (2 * math.tan(math.radians(hfov_deg) / 2))
     hfov_w = math.degrees(2 * math.atan(w / (2 * f)))
-    return Camera.look_at(eye, target, up, w, h, hfov_w, k1)
+    cam = Camera.look_at(eye, target, up, w, h, hfov_w, k1, k2)
+    if principal_offset[0] or principal_offset[1]:
+        dx, dy = principal_offset
+        cam = dataclasses.replace(cam, cx=cam.cx + dx * w, cy=cam.cy + dy * h)
+    return cam
 
 
-def _sample_camera(rng: np.random.Generator, ov: dict[str, Any], profile: Profile) -> dict[str, Any]:
-    """Draw the camera; redraw aim, roll and height until the whole board is in frame."""
-    size = _image_size(rng, ov)
-    hfov = float(ov.get("hfov_deg", rng.uniform(60.0, 80.0)))
-    tilt = float(ov.get("tilt_deg", rng.uniform(0.0, 25.0)))
-    tilt_az = float(ov.get("tilt_azimuth_deg", rng.uniform(0.0, 360.0)))
-    k1 = float(ov.get("k1", rng.uniform(-0.08, 0.04)))
+MAX_CAMERA_TRIES = 4000
+SIZE_REDRAW_TRIES = 25  #: a frame that has not fitted after this many draws is drawn again (aspect too)
+
+
+def _sample_camera(
+    rng: np.random.Generator, ov: dict[str, Any], profile: Profile, top_mm: float, optics: Optics
+) -> dict[str, Any]:
+    """Draw the camera: the height first, evenly over the spec's range; then the frame, the lens and the
+    pose, redrawn until the whole board and the garden on it (up to ``top_mm``) are in frame. Close
+    shots need a wide lens and the board along the frame, so at low heights those are what fits."""
+    height = float(ov.get("height_mm", rg.HEIGHT_MM.draw(rng)))
+    k1 = float(ov.get("k1", rg.K1.draw(rng)))
     centre = np.array([profile.board.width / 2, profile.board.depth / 2])
-    for tries in range(1, 2001):
-        roll = float(ov.get("roll_deg", rng.uniform(0.0, 360.0)))
-        off = random_in_disc(rng, 60.0, max(0.2, 1.0 - tries / 50))
+    for tries in range(1, MAX_CAMERA_TRIES + 1):
+        if tries % SIZE_REDRAW_TRIES == 1:  # the frame and the lens; the aim and roll every try
+            size = _image_size(rng, ov)
+            hfov = float(ov.get("hfov_deg", rg.HFOV_DEG.draw(rng)))
+            tilt = float(ov.get("tilt_deg", rg.TILT_DEG.draw(rng)))
+            tilt_az = float(ov.get("tilt_azimuth_deg", rng.uniform(0.0, 360.0)))
+        if tries % (20 * SIZE_REDRAW_TRIES) == 0 and "height_mm" not in ov:
+            height = min(rg.HEIGHT_MM.hi, height + 10.0)  # rare: nothing fits this low
+        roll = float(ov.get("roll_deg", rg.ROLL_DEG.draw(rng)))
+        off = random_in_disc(rng, 60.0, max(0.2, 1.0 - (tries % SIZE_REDRAW_TRIES) / 12))
         aim = tuple(ov.get("aim_mm", centre + np.array(off)))
-        u = rng.random()
-
-        def cam_at(hgt: float, roll: float = roll, aim: tuple = aim) -> Camera:
-            return make_camera(size, hfov, hgt, tilt, tilt_az, roll, aim, k1)
-
-        if "height_mm" in ov:
-            height = float(ov["height_mm"])
-        else:
-            if not board_in_frame(cam_at(700.0), profile):
-                continue
-            lo, hi = 350.0, 700.0  # the lowest height that fits, by bisection
-            if not board_in_frame(cam_at(lo), profile):
-                for _ in range(12):
-                    mid = (lo + hi) / 2
-                    lo, hi = (lo, mid) if board_in_frame(cam_at(mid), profile) else (mid, hi)
-                lo = hi
-            height = lo + u * (700.0 - lo)
-        cam = cam_at(height)
-        if board_in_frame(cam, profile):
+        cam = make_camera(size, hfov, height, tilt, tilt_az, roll, aim, k1, optics.k2,
+                          optics.principal_offset)
+        if board_in_frame(cam, profile, top_mm=top_mm):
             return dict(camera=cam, hfov_deg=hfov, height_mm=height, tilt_deg=tilt,
                         tilt_azimuth_deg=tilt_az, roll_deg=roll, aim_mm=(float(aim[0]), float(aim[1])),
-                        tries=tries)
+                        tries=tries, framed_top_mm=top_mm)
     raise ValueError(f"no camera with the whole board in frame for overrides {sorted(ov)}")
+
+
+def _sample_optics(rng: np.random.Generator) -> Optics:
+    """The lens beyond k1: most phones' are close to ideal, some show more."""
+    off = (rg.PRINCIPAL_POINT_OFFSET.draw(rng), rg.PRINCIPAL_POINT_OFFSET.draw(rng))
+    k2 = rg.K2.draw(rng)
+    ca = rg.CHROMATIC_ABERRATION_PX.draw(rng)
+    dof = rg.DOF_PX.draw(rng) if rng.random() < 0.6 else 0.0
+    return Optics(k2=k2, principal_offset=off, chromatic_aberration_px=ca, dof_px=dof)
+
+
+def _sample_processing(rng: np.random.Generator) -> Processing:
+    return Processing(
+        chroma_noise=rg.CHROMA_NOISE.draw(rng),
+        chroma_grain_px=rg.CHROMA_GRAIN_PX.draw(rng),
+        sharpen_amount=rg.SHARPEN_AMOUNT.draw(rng),
+        sharpen_radius_px=rg.SHARPEN_RADIUS_PX.draw(rng),
+        denoise=rg.DENOISE.draw(rng),
+        local_tone=rg.LOCAL_TONE.draw(rng) if rng.random() < 0.7 else 0.0,
+        jpeg_subsampling=str(rng.choice(rg.JPEG_SUBSAMPLING, p=[0.6, 0.4])),
+    )
+
+
+def _sample_geometry(rng: np.random.Generator) -> Geometry:
+    return Geometry(board_warp_mm=rg.BOARD_WARP_MM.draw(rng), tile_bow_mm=rg.TILE_BOW_MM.draw(rng),
+                    hole_depth_mm=rg.HOLE_DEPTH_MM.draw(rng))
+
+
+def sample_camera(seed: int, profile: Profile = REFERENCE, top_mm: float | None = None,
+                  **overrides: Any) -> dict[str, Any]:
+    """The camera fields of :func:`sample_conditions` (``camera``, ``height_mm``, ...) alone: the same
+    draws, for a garden whose top is ``top_mm`` (default: the tallest possible garden's)."""
+    rng = _rngs(seed)
+    optics = _merge(_sample_optics(rng["optics"]), overrides.get("optics", {}))
+    top = garden_top_mm(profile) if top_mm is None else float(top_mm)
+    return _sample_camera(rng["camera"], {k: v for k, v in overrides.items() if k in CAMERA_KEYS}, profile,
+                          top, optics)
 
 
 def _sample_light(rng: np.random.Generator) -> Light:
@@ -274,19 +378,19 @@ def _sample_post(rng: np.random.Generator, light_kelvin: float) -> dict[str, Any
     corr = rng.uniform(0.3, 1.0)
     wb = light_kelvin + (1.0 - corr) * (5200.0 - light_kelvin) + rng.normal(0.0, 250.0)
     blur_kind = rng.choice(3, p=[0.4, 0.4, 0.2])
-    blur = float(rng.uniform(0.0, 1.2))
-    motion = float(rng.uniform(0.5, 5.0))
+    blur = rg.BLUR_SIGMA_PX.draw(rng)
+    motion = float(rng.uniform(0.5, rg.MOTION_PX.hi))  # a shake shorter than half a pixel is no shake
     motion_angle = float(rng.uniform(0.0, 180.0))
     return dict(
-        white_balance_kelvin=float(np.clip(wb, 2800.0, 6500.0)),
-        exposure_ev=float(rng.uniform(-1.0, 1.0)),
-        vignette=float(rng.uniform(0.0, 0.30)),
-        noise_sigma=float(rng.uniform(0.0, 4.0)),
+        white_balance_kelvin=float(np.clip(wb, rg.WB_KELVIN.lo, rg.WB_KELVIN.hi)),
+        exposure_ev=rg.EXPOSURE_EV.draw(rng),
+        vignette=rg.VIGNETTE.draw(rng),
+        noise_sigma=rg.NOISE_SIGMA.draw(rng),
         blur_sigma=blur if blur_kind == 1 else 0.0,
         motion_px=motion if blur_kind == 2 else 0.0,
         motion_angle_deg=motion_angle,
-        jpeg_quality=int(rng.integers(70, 96)),
-        image_format=str(rng.choice(["jpeg", "heic", "png", "webp"], p=[0.6, 0.15, 0.1, 0.15])),
+        jpeg_quality=int(rng.integers(int(rg.JPEG_QUALITY.lo), int(rg.JPEG_QUALITY.hi) + 1)),
+        image_format=str(rng.choice(list(rg.IMAGE_FORMATS), p=[0.6, 0.15, 0.1, 0.15])),
         exif_orientation=int(rng.choice([1, 6, 8, 3], p=[0.7, 0.15, 0.1, 0.05])),
     )
 
@@ -429,25 +533,38 @@ def _merge(default: Any, value: Any) -> Any:
 
 CAMERA_KEYS = {"size", "megapixels", "long_side", "aspect", "portrait", "hfov_deg", "height_mm",
                "tilt_deg", "tilt_azimuth_deg", "roll_deg", "aim_mm", "k1"}
+#: groups that may be overridden by a dict of some of their fields
+GROUPS = ("light", "table", "looks", "optics", "processing", "geometry")
 
 
-def sample_conditions(seed: int, profile: Profile = REFERENCE, **overrides: Any) -> PhotoConditions:
-    """Draw the conditions of photo ``seed``. Overrides: any field of :class:`PhotoConditions`
-    (``light``, ``table`` and ``looks`` also as a dict of some fields), or the camera drawing's inputs:
-    ``size=(w, h)``, ``megapixels``, ``long_side``, ``aspect`` ("4:3"/"16:9"), ``portrait``,
-    ``hfov_deg``, ``height_mm``, ``tilt_deg``, ``tilt_azimuth_deg``, ``roll_deg``, ``aim_mm``, ``k1``.
-    A ``camera`` override is used as is (then the camera-drawing keys are ignored)."""
+def sample_conditions(
+    seed: int, profile: Profile = REFERENCE, garden: Garden | None = None, **overrides: Any
+) -> PhotoConditions:
+    """Draw the conditions of photo ``seed`` of ``garden`` (the camera frames the garden's actual top;
+    None: the tallest possible garden). Overrides: any field of :class:`PhotoConditions` (the groups
+    ``light``, ``table``, ``looks``, ``optics``, ``processing``, ``geometry`` also as a dict of some
+    fields), or the camera drawing's inputs: ``size=(w, h)``, ``megapixels``, ``long_side``, ``aspect``
+    ("4:3"/"16:9"), ``portrait``, ``hfov_deg``, ``height_mm``, ``tilt_deg``, ``tilt_azimuth_deg``,
+    ``roll_deg``, ``aim_mm``, ``k1``. A ``camera`` override is used as is (then the camera-drawing keys
+    and the optics' k2 and principal point are ignored)."""
     names = {f.name for f in dataclasses.fields(PhotoConditions)}
     unknown = set(overrides) - names - CAMERA_KEYS
     if unknown:
         raise TypeError(f"unknown overrides: {sorted(unknown)}")
     rng = _rngs(seed)
+    optics = _merge(_sample_optics(rng["optics"]), overrides.get("optics", {}))
+    top = garden_top_mm(profile) if garden is None else frame_top_mm(garden, profile)
     if "camera" in overrides:
         cam = overrides["camera"]
-        cam_fields: dict[str, Any] = dict(camera=cam, hfov_deg=cam.long_side_fov_deg, tries=0)
+        cam_fields: dict[str, Any] = dict(camera=cam, hfov_deg=cam.long_side_fov_deg, tries=0,
+                                          framed_top_mm=top)
+        optics = dataclasses.replace(optics, k2=cam.k2, principal_offset=(
+            (cam.cx - (cam.width - 1) / 2) / cam.width, (cam.cy - (cam.height - 1) / 2) / cam.height))
     else:
         cam_fields = _sample_camera(rng["camera"], {k: v for k, v in overrides.items() if k in CAMERA_KEYS},
-                                    profile)
+                                    profile, top, optics)
+    processing = _merge(_sample_processing(rng["processing"]), overrides.get("processing", {}))
+    geometry = _merge(_sample_geometry(rng["geometry"]), overrides.get("geometry", {}))
     light = _merge(_sample_light(rng["light"]), overrides.get("light", {}))
     post = _sample_post(rng["post"], light.kelvin)
     table = _merge(_sample_table(rng["table"]), overrides.get("table", {}))
@@ -456,9 +573,9 @@ def sample_conditions(seed: int, profile: Profile = REFERENCE, **overrides: Any)
     looks = sample_looks(rng["looks"], light, cam_fields["camera"], board_size)
     looks = _merge(looks, overrides.get("looks", {}))
     values: dict[str, Any] = dict(seed=seed, light=light, table=table, clutter=clutter, looks=looks, **post,
-                                  **cam_fields)
+                                  **cam_fields, optics=optics, processing=processing, geometry=geometry)
     for k, v in overrides.items():
-        if k in names and k not in ("light", "table", "camera", "looks"):
+        if k in names and k not in GROUPS and k != "camera":
             values[k] = v
     values["clutter"] = tuple(values["clutter"])
     return PhotoConditions(**values)
@@ -489,7 +606,9 @@ def render_margin(cond: PhotoConditions) -> tuple[int, int]:
     """Overscan (px each side, x and y) so that remap and blur never read outside the render."""
     mx, my = source_extent(cond.camera)
     s = max(cond.camera.width, cond.camera.height) / REFERENCE_LONG_SIDE
-    pad = 3 + math.ceil(3 * cond.blur_sigma * s + cond.motion_px * s / 2)
+    blur = rg.BLUR_SIGMA_PX.hi if cond.optics.dof_px else cond.blur_sigma  # depth of field: up to the cap
+    ca = abs(cond.optics.chromatic_aberration_px)
+    pad = 3 + math.ceil(3 * blur * s + cond.motion_px * s / 2 + ca * s)
     return math.ceil(mx) + pad, math.ceil(my) + pad
 
 
@@ -498,4 +617,4 @@ def render_camera(cond: PhotoConditions) -> Camera:
     and pose on a canvas enlarged by :func:`render_margin`, principal point shifted to match."""
     c = cond.camera
     mx, my = render_margin(cond)
-    return Camera(c.width + 2 * mx, c.height + 2 * my, c.fx, c.fy, c.cx + mx, c.cy + my, c.R, c.t, 0.0)
+    return Camera(c.width + 2 * mx, c.height + 2 * my, c.fx, c.fy, c.cx + mx, c.cy + my, c.R, c.t)

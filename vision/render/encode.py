@@ -18,6 +18,7 @@ FORMATS = {"jpg": "jpeg", "jpeg": "jpeg", "heic": "heic", "heif": "heic", "png":
 #: the suffix each format is written with
 SUFFIXES = {"jpeg": ".jpg", "heic": ".heic", "png": ".png", "webp": ".webp"}
 EXIF_ORIENTATION_TAG = 0x0112
+SUBSAMPLINGS = ("4:4:4", "4:2:2", "4:2:0")
 #: EXIF orientation -> how to turn the upright image into the stored pixels
 _STORE_TURN = {3: cv2.ROTATE_180, 6: cv2.ROTATE_90_COUNTERCLOCKWISE, 8: cv2.ROTATE_90_CLOCKWISE}
 
@@ -30,13 +31,20 @@ def photo_format(name: str) -> str:
     return fmt
 
 
-def encode_photo(image_bgr: np.ndarray, fmt: str = "jpeg", quality: int = 90, orientation: int = 1) -> bytes:
+def encode_photo(image_bgr: np.ndarray, fmt: str = "jpeg", quality: int = 90, orientation: int = 1,
+                 subsampling: str | None = None) -> bytes:
     """Encode an upright uint8 BGR image. ``fmt``: a format name or a path/suffix; ``quality``
     applies to JPEG, HEIC and WebP; ``orientation`` (1, 3, 6, 8) is written as the EXIF tag of a
-    JPEG or HEIC with the pixels stored accordingly (PNG and WebP are always stored upright)."""
+    JPEG or HEIC with the pixels stored accordingly (PNG and WebP are always stored upright).
+    ``subsampling``: the chroma subsampling of a JPEG or HEIC, "4:4:4", "4:2:2" or "4:2:0" (None:
+    4:4:4 at quality 90 and above, 4:2:0 below; WebP is always 4:2:0)."""
     fmt = photo_format(fmt)
     if orientation not in (1, *_STORE_TURN):
         raise ValueError(f"EXIF orientation {orientation} is not one of 1, 3, 6, 8")
+    if subsampling is None:
+        subsampling = "4:4:4" if quality >= 90 else "4:2:0"  # as phones do
+    if subsampling not in SUBSAMPLINGS:
+        raise ValueError(f"chroma subsampling {subsampling!r} is not one of {', '.join(SUBSAMPLINGS)}")
     if fmt in ("png", "webp"):
         params = [cv2.IMWRITE_PNG_COMPRESSION, 3] if fmt == "png" else [cv2.IMWRITE_WEBP_QUALITY, quality]
         ok, buf = cv2.imencode(SUFFIXES[fmt], image_bgr, params)
@@ -52,8 +60,7 @@ def encode_photo(image_bgr: np.ndarray, fmt: str = "jpeg", quality: int = 90, or
         import pillow_heif
 
         pillow_heif.register_heif_opener()
-        img.save(out, format="HEIF", quality=int(quality), exif=exif.tobytes())
+        img.save(out, format="HEIF", quality=int(quality), exif=exif.tobytes(), subsampling=subsampling)
     else:
-        chroma = 0 if quality >= 90 else 2  # 4:4:4 at high quality, 4:2:0 below, as phones do
-        img.save(out, format="JPEG", quality=int(quality), exif=exif.tobytes(), subsampling=chroma)
+        img.save(out, format="JPEG", quality=int(quality), exif=exif.tobytes(), subsampling=subsampling)
     return out.getvalue()

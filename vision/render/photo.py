@@ -15,6 +15,7 @@ from scoring.garden import Garden
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
 from vision.render import conditions as cnd
+from vision.render import holes
 from vision.render.encode import encode_photo, photo_format
 from vision.render.mesh import Face, Solid
 from vision.render.raster import Lighting, render
@@ -103,8 +104,10 @@ def render_linear(
         cond.seed,
         ppm,
         tuple(cond.clutter),
-        board_tex=_board_texture(profile, flower, ppm),
+        board_tex=holes.recessed(_board_texture(profile, flower, ppm), profile, cond.geometry.hole_depth_mm,
+                                 rcam.position, cond.light.direction, cond.light.ambient),
         looks=cond.looks,
+        geometry=cond.geometry,
     )
     centre = np.array([profile.board.width / 2, profile.board.depth / 2, 0.0])
     light = Lighting.from_light(cond.light, cond.looks, centre)
@@ -124,7 +127,7 @@ def render_photo(
     from vision.render import post
 
     t0 = time.perf_counter()
-    cond = cnd.sample_conditions(seed, profile, **condition_overrides)
+    cond = cnd.sample_conditions(seed, profile, garden, **condition_overrides)
     t1 = time.perf_counter()
     rcam = cnd.render_camera(cond)
     lin, ids, scene = render_linear(garden, cond, profile, rcam)
@@ -148,7 +151,7 @@ def save_photo(photo: RenderedPhoto, path: str | Path) -> Path:
     cond = photo.conditions
     fmt = photo_format(path.name)
     orientation = cond.exif_orientation if fmt in ("jpeg", "heic") else 1
-    data = encode_photo(photo.image, fmt, cond.jpeg_quality, orientation)
+    data = encode_photo(photo.image, fmt, cond.jpeg_quality, orientation, cond.processing.jpeg_subsampling)
     truth = dict(photo.truth)
     truth["photo"] = truth["photo"] | {"image_format": fmt, "exif_orientation": orientation}
     atomic_write(path, data)

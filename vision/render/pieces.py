@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from vision.profile import Profile
@@ -22,31 +24,129 @@ def tile(
     obj_top: int = 0,
     obj: int = 0,
     receiver: bool = True,
+    bow: tuple[float, int] = (0.0, 0),
 ) -> Solid:
     """A terrace tile; ``pose`` puts the local origin at the centre of the top face (z = 0 there),
     whichever side that is (``top_tex``: the garden side, or the underside of a tile lying face
     down). ``receiver``: cast shadows and occlusion are baked into the top's texture (tiles in the
-    garden); False shades it with one test at its centre, like other faces (loose tiles)."""
+    garden); False shades it with one test at its centre, like other faces (loose tiles). ``bow``:
+    (mm, local axis 0/1): the top's middle raised by that much over its edges, across that axis, as
+    :data:`BOW_STRIPS` flat strips (the corners and the edges along the axis' ends stay at z = 0)."""
     t = profile.tile
     s, th = t.size, t.thickness
     sq = rect(s, s)
     under = linear(underside_hex(profile, material, flower))
-    solid = prism(pose, sq, -th, 0.0, linear(t.edge_colour), obj=obj)
-    ppm_s = top_tex.shape[1] / s
-    u, v = pose.R @ np.array([1 / ppm_s, 0, 0]), pose.R @ np.array([0, 1 / ppm_s, 0])
-    corner = pose.apply(np.array([-s / 2, -s / 2, 0.0]))
-    o = corner + 0.5 * u + 0.5 * v
-    top = Face(
-        pose.apply(np.column_stack([sq, np.zeros(4)])),
-        tex=top_tex,
-        tex_frame=np.column_stack([u, v, o]),
-        obj=obj_top,
-        receiver=receiver,
-    )
-    bottom = Face(pose.apply(np.column_stack([sq[::-1], np.full(4, -th)])), colour=under, obj=obj)
-    solid.faces += [top, bottom]
+    edge = linear(t.edge_colour)
+    bow_mm, axis = bow
+    if bow_mm < MIN_BOW_MM:
+        solid = prism(pose, sq, -th, 0.0, edge, obj=obj)
+        ppm_s = top_tex.shape[1] / s
+        u, v = pose.R @ np.array([1 / ppm_s, 0, 0]), pose.R @ np.array([0, 1 / ppm_s, 0])
+        corner = pose.apply(np.array([-s / 2, -s / 2, 0.0]))
+        o = corner + 0.5 * u + 0.5 * v
+        top = Face(pose.apply(np.column_stack([sq, np.zeros(4)])), tex=top_tex,
+                   tex_frame=np.column_stack([u, v, o]), obj=obj_top, receiver=receiver)
+        bottom = Face(pose.apply(np.column_stack([sq[::-1], np.full(4, -th)])), colour=under, obj=obj)
+        solid.faces += [top, bottom]
+        solid.is_tile = True
+        return solid.finish()
+    return _bowed_tile(profile, pose, top_tex, edge, under, obj_top, obj, receiver, bow_mm, axis)
+
+
+MIN_BOW_MM = 0.02  #: a flatter tile is drawn flat
+BOW_STRIPS = 4
+
+
+def _bowed_tile(profile: Profile, pose: Pose, tex: np.ndarray, edge: np.ndarray, under: np.ndarray,
+                obj_top: int, obj: int, receiver: bool, bow_mm: float, axis: int) -> Solid:
+    from vision.render.placement import bow_profile
+
+    s, th = profile.tile.size, profile.tile.thickness
+    n_tex = tex.shape[1 - axis]  # texels across the bow: columns (local x) or rows (local y)
+    ppm = tex.shape[1] / s
+    ks = [round(n_tex * i / BOW_STRIPS) for i in range(BOW_STRIPS + 1)]
+    a = [-s / 2 + k / ppm for k in ks]  # strip edges, local coordinate across the bow
+    z = bow_profile(bow_mm, s / 2, np.array(a))
+    z[0] = z[-1] = 0.0
+
+    def local(p_across: float, p_along: float, zz: float) -> np.ndarray:
+        return np.array([p_across, p_along, zz]) if axis == 0 else np.array([p_along, p_across, zz])
+
+    faces: list[Face] = []
+    for i in range(BOW_STRIPS):
+        k0, k1 = ks[i], ks[i + 1]
+        sub = np.ascontiguousarray(tex[:, k0:k1] if axis == 0 else tex[k0:k1, :])
+        slope = (z[i + 1] - z[i]) / (a[i + 1] - a[i])
+        quad = [local(a[i], -s / 2, z[i]), local(a[i + 1], -s / 2, z[i + 1]),
+                local(a[i + 1], s / 2, z[i + 1]), local(a[i], s / 2, z[i])]
+        if axis == 1:
+            quad = [quad[0], quad[3], quad[2], quad[1]]  # counter-clockwise seen from above
+        step_across = local(1 / ppm, 0.0, slope / ppm)
+        step_along = local(0.0, 1 / ppm, 0.0)
+        u, v = (step_across, step_along) if axis == 0 else (step_along, step_across)
+        o = local(a[i], -s / 2, z[i]) + 0.5 * u + 0.5 * v
+        faces.append(Face(pose.apply(np.array(quad)), tex=sub,
+                          tex_frame=np.column_stack([pose.R @ u, pose.R @ v, pose.apply(o)]),
+                          obj=obj_top, receiver=receiver, normal=pose.R @ _up_normal(u, v)))
+    # sides: the two across the bow follow its profile, the other two are plain rectangles
+    for side in (-1, 1):
+        top_edge = [local(a[i], side * s / 2, z[i]) for i in range(BOW_STRIPS + 1)]
+        bottom = [local(a[-1], side * s / 2, -th), local(a[0], side * s / 2, -th)]
+        faces.append(Face(pose.apply(np.array(top_edge + bottom)), colour=edge, obj=obj))
+        end = [local(side * s / 2, -s / 2, 0.0), local(side * s / 2, s / 2, 0.0),
+               local(side * s / 2, s / 2, -th), local(side * s / 2, -s / 2, -th)]
+        faces.append(Face(pose.apply(np.array(end)), colour=edge, obj=obj))
+    sq = rect(s, s)
+    faces.append(Face(pose.apply(np.column_stack([sq[::-1], np.full(4, -th)])), colour=under, obj=obj))
+    ridge = [local(a[i], side * s / 2, z[i]) for i in range(1, BOW_STRIPS) for side in (-1, 1)]
+    hull = pose.apply(np.vstack([np.column_stack([sq, np.full(4, -th)]), np.column_stack([sq, np.zeros(4)]),
+                                 np.array(ridge)]))
+    solid = Solid(faces, hull)
     solid.is_tile = True
     return solid.finish()
+
+
+def _up_normal(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    n = np.cross(u, v)
+    n /= np.linalg.norm(n)
+    return n if n[2] > 0 else -n
+
+
+def warp_board_top(board: Solid, profile: Profile, warp_mm: float, cells: int = 4) -> None:
+    """Bow the board's printed top (its textured face) into a pillow ``warp_mm`` high in the middle
+    (:func:`vision.render.placement.board_lift`; the edges and corners stay at z = 0): a grid of
+    ``cells`` x ``cells`` texture blocks, each drawn as two flat triangles."""
+    from vision.render.placement import board_lift
+
+    k = next(i for i, f in enumerate(board.faces) if f.tex is not None and f.normal[2] > 0.9)
+    top = board.faces[k]
+    F = top.tex_frame
+    h, w = top.tex.shape[:2]
+    cs = [round(w * i / cells) for i in range(cells + 1)]
+    rs = [round(h * i / cells) for i in range(cells + 1)]
+
+    def node(c: int, r: int) -> np.ndarray:
+        x, y, z = F @ np.array([c - 0.5, r - 0.5, 1.0])
+        return np.array([x, y, z + board_lift(profile, warp_mm, x, y)])
+
+    faces = []
+    for j in range(cells):
+        for i in range(cells):
+            c0, c1, r0, r1 = cs[i], cs[i + 1], rs[j], rs[j + 1]
+            sub = np.ascontiguousarray(top.tex[r0:r1, c0:c1])
+            corners = {(0, 0): node(c0, r0), (1, 0): node(c1, r0), (1, 1): node(c1, r1), (0, 1): node(c0, r1)}
+            st = {(0, 0): (-0.5, -0.5), (1, 0): (c1 - c0 - 0.5, -0.5), (1, 1): (c1 - c0 - 0.5, r1 - r0 - 0.5),
+                  (0, 1): (-0.5, r1 - r0 - 0.5)}
+            tris = (((0, 0), (1, 0), (1, 1)), ((0, 0), (1, 1), (0, 1))) if (i + j) % 2 == 0 else \
+                (((0, 0), (1, 0), (0, 1)), ((1, 0), (1, 1), (0, 1)))
+            for tri in tris:
+                P = np.column_stack([corners[c] for c in tri])
+                T = np.array([[*st[c], 1.0] for c in tri]).T
+                M = P @ np.linalg.inv(T)
+                faces.append(dataclasses.replace(top, verts=P.T.copy(), tex=sub, tex_frame=M,
+                                                 normal=_up_normal(M[:, 0], M[:, 1])))
+    board.faces[k : k + 1] = faces
+    board.hull = np.vstack([board.hull, *(f.verts for f in faces)])
 
 
 def pillar(profile: Profile, pose: Pose, double: bool, obj: int = 0, n: int = 28) -> Solid:

@@ -38,7 +38,7 @@ REFERENCE_LONG_SIDE = 4032  #: blur, motion and other pixel lengths are given at
 
 # ------------------------------------------------------------------ spec section 3 (the contract)
 
-MEGAPIXELS = Range(1.0, 12.0, "MP", "image size")
+MEGAPIXELS = Range(1.0, 12.0, "MP", "image size (roughly: the long side is the exact bound)")
 LONG_SIDE_PX = Range(1200, REFERENCE_LONG_SIDE, "px", "image long side")
 ASPECTS = ("4:3", "16:9")  #: landscape or portrait
 IMAGE_FORMATS = ("jpeg", "heic", "png", "webp")
@@ -72,7 +72,7 @@ K2 = Range(-0.02, 0.02, "", "second radial distortion term k2 (small)")
 PRINCIPAL_POINT_OFFSET = Range(-0.03, 0.03, "", "principal point off centre, fraction of width/height")
 CHROMATIC_ABERRATION_PX = Range(-1.2, 1.2, "px", "lateral CA: red/blue shift at the corner (12 MP)")
 DOF_PX = Range(0.0, 6.0, "px", "depth of field: blur sigma per unit relative depth |1 - z_f / z| (12 MP)")
-CHROMA_NOISE = Range(0.0, 0.75, "", "share of the noise that is colour (chroma) noise")
+CHROMA_NOISE = Range(0.2, 0.75, "", "share of the noise that is colour (chroma) noise")
 CHROMA_GRAIN_PX = Range(1.5, 6.0, "px", "size of chroma-noise blotches (12 MP)")
 SHARPEN_AMOUNT = Range(0.0, 1.2, "", "unsharp-mask amount (halos)")
 SHARPEN_RADIUS_PX = Range(0.8, 2.5, "px", "unsharp-mask radius (12 MP)")

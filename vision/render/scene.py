@@ -8,14 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from scoring.garden import SYMBOLS, Decoration, Garden, Tile
+from scoring.garden import SYMBOLS, Garden, Tile
 from scoring.generate import MATERIAL_SYMBOLS
-from scoring.support import GardenIndex, Support
 from vision.profile import Profile
 from vision.render import pieces
-from vision.render.conditions import ClutterItem, random_in_disc
+from vision.render.conditions import ClutterItem, Geometry
 from vision.render.looks import Artwork, Looks
 from vision.render.mesh import Face, Pose, Solid, rect, rot_z
+from vision.render.placement import PlacedDecoration, place_pieces
 from vision.render.textures import (
     BOARD_MOTTLE,
     REFERENCE_ART,
@@ -57,16 +57,6 @@ class Scene:
         return len(self.objects)
 
 
-def pillars(index: GardenIndex, tile: Tile) -> list[Support]:
-    """The pillars standing under a tile: every supportable field except the one under a
-    belvedere (the tile was set on 3 supports there); a statue serving as the pillar is drawn
-    with the decorations, not here."""
-    def under_belvedere(cell: tuple[int, int]) -> bool:
-        return any(d.kind == "belvedere" for d in index.pieces_at.get((cell, tile.level), ()))
-
-    return [s for s in index.supports(tile) if s.kind in ("single", "double") and not under_belvedere(s.cell)]
-
-
 def tile_material(tile: Tile, board_flower: str, rng: np.random.Generator) -> str:
     """A material consistent with the tile's number of symbols (spec 2.3)."""
     n = sum(s is not None for row in tile.symbols or () for s in row)
@@ -94,11 +84,6 @@ def plausible_symbols(rng: np.random.Generator, garden: Garden, tile: Tile) -> S
     return (tuple(grid[0]), tuple(grid[1]))
 
 
-def _jitter(rng: np.random.Generator, off: float, turn: float) -> tuple[float, float, float]:
-    dx, dy = random_in_disc(rng, off)
-    return dx, dy, rng.uniform(-turn, turn)
-
-
 def board_flower(garden: Garden, profile: Profile, seed: int) -> str:
     """The board's flower colour in photo ``seed``: the garden's, or drawn from the seed when the
     garden leaves it unknown."""
@@ -115,64 +100,60 @@ def build_scene(
     ppm: float,
     clutter: tuple[ClutterItem, ...] = (),
     board_tex: np.ndarray | None = None,
+    geometry: Geometry | None = None,
     looks: Looks | None = None,
 ) -> Scene:
     """All solids of the photo. ``ppm``: texture pixels per mm for printed faces. The garden must
-    name its board flower (:func:`board_flower` fills it in). ``looks``: the photo's artwork (default:
-    the reference print)."""
+    name its board flower (:func:`board_flower` fills it in). ``geometry``: the photo's board warp and
+    tile bows (default: flat). ``looks``: the photo's artwork (default: the reference print)."""
     flower = garden.board_flower
     if not flower:
         raise ValueError("build_scene needs the garden's board flower: see scene.board_flower()")
+    geometry = geometry or Geometry()
     rng = np.random.default_rng([seed, 0xB4B1])
     scene = Scene([])
     art = looks.artwork if looks is not None else REFERENCE_ART
     _add_board(scene, profile, flower, ppm, rng, board_tex, art)
-    lh = profile.level_height
-    index = GardenIndex(garden)
-    tile_pose: dict[tuple[int, int, int], Pose] = {}
+    if geometry.board_warp_mm:
+        pieces.warp_board_top(scene.solids[-1], profile, geometry.board_warp_mm)
+    placement = place_pieces(garden, profile, seed, geometry.board_warp_mm, geometry.tile_bow_mm)
     shown_symbols: dict[tuple[int, int, int], Any] = {}
-    for t in sorted(garden.tiles, key=lambda t: t.key):
-        dx, dy, turn = _jitter(rng, profile.tile.placement_offset, profile.tile.placement_turn_deg)
-        cx, cy = profile.block_centre(t.row, t.col)
-        pose = Pose.at(cx + dx, cy + dy, profile.tile_top_z(t.level), turn)
-        tile_pose[t.key] = pose
+    for pt in placement.tiles:
+        t, pose = pt.tile, pt.pose
         symbols = t.symbols if t.symbols is not None else plausible_symbols(rng, garden, t)
         shown_symbols[t.key] = symbols
         material = tile_material(t.model_copy(update={"symbols": symbols}), flower, rng)
         quarter = int(rng.integers(4))
         tex = tile_top(profile, t.flower, symbols, ppm, rng, quarter, art, (t.row, t.col, t.level))
-        corners = pose.apply(np.column_stack([rect(profile.tile.size, profile.tile.size), np.zeros(4)]))
         info = {
             "row": t.row,
             "col": t.col,
             "level": t.level,
             "flower": t.flower,
             "material": material,
-            "centre_board_mm": [round(cx + dx, 4), round(cy + dy, 4)],
-            "rotation_deg": round(turn, 4),
+            "centre_board_mm": [round(float(pose.t[0]), 4), round(float(pose.t[1]), 4)],
+            "rotation_deg": round(pt.turn_deg, 4),
             "quarter_turns": quarter,
+            "top_z_mm": round(float(pose.t[2]), 4),
+            "bow_mm": round(pt.bow_mm, 4),
         }
-        top_id = scene.new_obj("tile_top", info, corners3d=corners, anchor3d=pose.t.copy())
-        scene.solids.append(pieces.tile(profile, pose, tex, material, t.flower, obj_top=top_id, obj=top_id))
-        for support in pillars(index, t):
-            cell, lv, double = support.cell, support.surface, support.kind == "double"
-            pillar_height = profile.pillar.double_height if double else profile.pillar.single_height
-            px, py = profile.cell_centre(*cell)
-            jx, jy, _ = _jitter(rng, profile.pillar.placement_offset, 0)
-            ppose = Pose.at(px + jx, py + jy, lv * lh, rng.uniform(0, 360))
+        top_id = scene.new_obj("tile_top", info, corners3d=pt.corners(profile.tile.size),
+                               anchor3d=pose.t.copy())
+        scene.solids.append(pieces.tile(profile, pose, tex, material, t.flower, obj_top=top_id, obj=top_id,
+                                        bow=(pt.bow_mm, pt.bow_axis)))
+        for pp in (p for p in placement.pillars if p.under.key == t.key):
+            s = pp.support
+            height = profile.pillar.double_height if pp.double else profile.pillar.single_height
+            foot = [round(float(v), 4) for v in pp.pose.t]
             pid = scene.new_obj(
                 "pillar",
-                {
-                    "cell": list(cell),
-                    "level": lv,
-                    "double": double,
-                    "under_tile": [t.row, t.col, t.level],
-                },
-                anchor3d=ppose.apply([0, 0, pillar_height / 2]),
+                {"cell": list(s.cell), "level": s.surface, "double": pp.double,
+                 "under_tile": [t.row, t.col, t.level], "pos_board_mm": foot},
+                anchor3d=pp.pose.apply([0, 0, height / 2]),
             )
-            scene.solids.append(pieces.pillar(profile, ppose, double, obj=pid))
-    for d in garden.decorations:
-        _add_decoration(scene, profile, d, rng)
+            scene.solids.append(pieces.pillar(profile, pp.pose, pp.double, obj=pid))
+    for pd in placement.decorations:
+        _add_decoration(scene, profile, pd)
     for item in clutter:
         _add_clutter(scene, profile, item, ppm, rng, art)
     scene.shown = garden.model_copy(update={
@@ -216,54 +197,19 @@ _BUILD = {
 }
 
 
-def _add_decoration(scene: Scene, profile: Profile, d: Decoration, rng: np.random.Generator) -> None:
-    dm = profile.decoration
-    lh = profile.level_height
-    centres = np.array([profile.cell_centre(*c) for c in d.cells])
-    dx, dy, turn = _jitter(rng, dm.placement_offset, dm.placement_turn_deg)
+def _add_decoration(scene: Scene, profile: Profile, pd: PlacedDecoration) -> None:
+    d = pd.decoration
     info: dict[str, Any] = {"kind": d.kind, "cells": [list(c) for c in d.cells]}
     if d.levels is not None:
         info["levels"] = list(d.levels)
     else:
         info["level"] = d.level
+    info |= {"pos_board_mm": [round(v, 4) for v in pd.xy], "rotation_deg": round(pd.rotation_deg, 4)}
+    oid = scene.new_obj("decoration", info, anchor3d=pd.anchor)
     if d.kind == "stairs":
-        (ca, la), (cb, lb) = d.cell_levels
-        if la > lb:
-            (ca, la), (cb, lb) = (cb, lb), (ca, la)
-        lo, hi = np.array(profile.cell_centre(*ca)), np.array(profile.cell_centre(*cb))
-        axis = (hi - lo) / np.linalg.norm(hi - lo)
-        start = lo - axis * profile.board.cell_print / 2
-        run = (
-            profile.board.pitch / 2
-            + profile.board.cell_print / 2
-            - (profile.board.pitch * 2 - profile.tile.size) / 2
-        )
-        ang = np.degrees(np.arctan2(axis[1], axis[0])) + turn
-        pose = Pose.at(start[0] + dx, start[1] + dy, la * lh, ang)
-        pos = np.array([*((lo + hi) / 2 + (dx, dy)), (la + 0.5) * lh])
-        place = {"pos_board_mm": [round(float(v), 4) for v in pos[:2]], "rotation_deg": round(float(ang), 4)}
-        oid = scene.new_obj("decoration", info | place, anchor3d=pos)
-        scene.solids += pieces.stairs(profile, pose, (lb - la) * lh, run, obj=oid)
-        return
-    level = d.level or 1
-    cx, cy = centres.mean(axis=0)
-    if len(centres) > 1:
-        v = centres[-1] - centres[0]
-        base_ang = np.degrees(np.arctan2(v[1], v[0]))
+        scene.solids += pieces.stairs(profile, pd.pose, pd.rise_mm, pd.run_mm, obj=oid)
     else:
-        base_ang = float(rng.integers(4)) * 90
-    pose = Pose.at(cx + dx, cy + dy, level * lh, base_ang + turn)
-    height = {
-        "statue": dm.statue_height,
-        "fountain": dm.fountain_basin[2],
-        "bridge": dm.bridge_rise,
-        "belvedere": dm.belvedere_height,
-    }[d.kind]
-    anchor = pose.apply([0, 0, height / 2])
-    place = {"pos_board_mm": [round(cx + dx, 4), round(cy + dy, 4)],
-             "rotation_deg": round(base_ang + turn, 4)}
-    oid = scene.new_obj("decoration", info | place, anchor3d=anchor)
-    scene.solids += _BUILD[d.kind](profile, pose, obj=oid)
+        scene.solids += _BUILD[d.kind](profile, pd.pose, obj=oid)
 
 
 def _add_clutter(
