@@ -174,12 +174,12 @@ def _decoration_json(d: Decoration) -> dict[str, Any]:
 
 def _format_error(err: ValidationError) -> str:
     first = err.errors()[0]
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"]).lstrip(".")
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])[1:]  # a field first
     msg = first["msg"].removeprefix("Value error, ")
     value = first.get("input")
     shown = json.dumps(value)[:80] if not isinstance(value, dict) else None
-    parts = [where or "garden", msg]
-    if shown is not None and first["type"] not in ("missing",):
+    parts = [where, msg]
+    if shown is not None:  # a missing field's input is the object around it, never shown
         parts.append(f"(got {shown})")
     more = f" [+{len(err.errors()) - 1} more problem(s)]" if len(err.errors()) > 1 else ""
     return f"{parts[0]}: {' '.join(parts[1:])}{more}"
@@ -192,7 +192,7 @@ def garden_from_dict(data: Any) -> Garden:
     if data.get("format") != FORMAT:
         raise GardenError(f"format: expected {FORMAT!r} (got {json.dumps(data.get('format'))})")
     try:
-        return Garden.model_validate(data, strict=False)
+        return Garden.model_validate(data)
     except ValidationError as err:
         raise GardenError(_format_error(err)) from None
 

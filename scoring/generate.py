@@ -40,24 +40,15 @@ DECORATION_WEIGHTS: tuple[float, ...] = (3.0, 2.5, 2.5, 2.5)  #: statue, fountai
 _N = GRID * GRID
 
 
-def _build_neighbourhood() -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...]]:
-    pairs: list[tuple[int, int]] = []
-    lines: list[tuple[int, int, int]] = []
-    for r in range(GRID):
-        for c in range(GRID):
-            i = r * GRID + c
-            if c + 1 < GRID:
-                pairs.append((i, i + 1))
-            if r + 1 < GRID:
-                pairs.append((i, i + GRID))
-            if c + 2 < GRID:
-                lines.append((i, i + 1, i + 2))
-            if r + 2 < GRID:
-                lines.append((i, i + GRID, i + 2 * GRID))
-    return tuple(pairs), tuple(lines)
-
-
-_PAIRS, _LINES = _build_neighbourhood()  #: orthogonally adjacent cell pairs; 3-cell straight lines
+#: orthogonally adjacent cell pairs and straight 3-cell lines, as flat cell indices (r * GRID + c)
+_PAIRS = tuple(
+    (i, j) for r in range(GRID) for c in range(GRID) for i in (r * GRID + c,)
+    for j, ok in ((i + 1, c + 1 < GRID), (i + GRID, r + 1 < GRID)) if ok
+)
+_LINES = tuple(
+    (i, i + step, i + 2 * step) for r in range(GRID) for c in range(GRID) for i in (r * GRID + c,)
+    for step, ok in ((1, c + 2 < GRID), (GRID, r + 2 < GRID)) if ok
+)
 _POSITIONS = tuple((r, c) for r in range(GRID - 1) for c in range(GRID - 1))
 _EVEN_POSITIONS = tuple((r, c) for r, c in _POSITIONS if r % 2 == 0 and c % 2 == 0)
 

@@ -118,27 +118,25 @@ def _placement_findings(ix: GardenIndex, d: Decoration) -> Iterator[Finding]:
 
 
 def _bridge_ends(d: Decoration) -> tuple[tuple[Cell, int], tuple[Cell, int]] | None:
-    cells = sorted(d.cells)
-    rows, cols = {c[0] for c in cells}, {c[1] for c in cells}
-    span = max(cols) - min(cols) if len(rows) == 1 else max(rows) - min(rows) if len(cols) == 1 else 0
-    straight = span == 2
-    if not straight:
-        return None
-    assert d.level is not None
-    return ((cells[0], d.level), (cells[2], d.level))
+    """The two end fields of a bridge whose 3 cells are a straight line, else None."""
+    (first, level), (middle, _), (last, _) = sorted(d.cell_levels)
+    if first[0] == middle[0] == last[0] and last[1] - first[1] == 2:
+        return ((first, level), (last, level))
+    if first[1] == middle[1] == last[1] and last[0] - first[0] == 2:
+        return ((first, level), (last, level))
+    return None
 
 
 def _geometry_findings(ix: GardenIndex, d: Decoration) -> Iterator[Finding]:
     if d.kind == "fountain":
-        a, b = d.cells
-        ta, tb = ix.tile_at.get((a, d.level or 0)), ix.tile_at.get((b, d.level or 0))
+        (a, la), (b, lb) = d.cell_levels
+        ta, tb = ix.tile_at.get((a, la)), ix.tile_at.get((b, lb))
         if not _adjacent(a, b):
             yield _error("fountain-geometry", d.cells, f"{d}: its two fields are not side by side")
         elif ta is not None and ta is tb:
             yield _error("fountain-geometry", d.cells, f"{d}: both fields are on the same tile")
     elif d.kind == "stairs":
-        a, b = d.cells
-        la, lb = d.levels or (0, 0)
+        (a, la), (b, lb) = d.cell_levels
         if not _adjacent(a, b):
             yield _error("stairs-geometry", d.cells, f"{d}: its two fields are not side by side")
         elif abs(la - lb) != 1:
@@ -211,11 +209,11 @@ def _statue_findings(ix: GardenIndex) -> Iterator[Finding]:
 
 def _stairs_findings(ix: GardenIndex) -> Iterator[Finding]:
     for d in ix.garden.decorations:
-        if d.kind != "stairs" or d.levels is None:
+        if d.levels is None:  # only stairs join two levels
             continue
-        (low_cell, low), _ = sorted(d.cell_levels, key=lambda cl: cl[1])
+        (low_cell, low), (_, high) = sorted(d.cell_levels, key=lambda cl: cl[1])
         above = ix.tile_at.get((low_cell, low + 1))
-        if above is not None and abs(d.levels[0] - d.levels[1]) == 1:
+        if above is not None and high == low + 1:
             yield _error(
                 "stairs-blocked", [low_cell],
                 f"{d}: {above} rests where the stairs rise to level {low + 1}",

@@ -120,7 +120,10 @@ def test_messages_name_the_field_and_the_value():
     long = _error({**BASE, "tiles": [{"row": 0, "col": 0, "level": 1, "flower": "x" * 200}]})
     assert long.endswith('(got "' + "x" * 79 + ")")
     assert _error(None) == "a garden is a JSON object, got NoneType"
+    assert _error([1]) == "a garden is a JSON object, got list"
     assert _error({"format": None}) == "format: expected 'babylon-garden/1' (got null)"
+    assert _error({"format": "babylon-garden/2"}) == (
+        "format: expected 'babylon-garden/1' (got \"babylon-garden/2\")")
     assert _error({}) == "format: expected 'babylon-garden/1' (got null)"
 
 
@@ -187,6 +190,21 @@ def test_sizes_at_the_limit(tmp_path):
     # exactly at the limit it is parsed (and found not to be JSON)
     with pytest.raises(GardenError, match="not valid JSON"):
         loads(b" " * MAX_BYTES)
+    big.write_bytes(b" " * MAX_BYTES)
+    with pytest.raises(GardenError, match="not valid JSON"):
+        load(big)
+
+
+def test_read_errors_in_one_line(tmp_path):
+    with pytest.raises(GardenError) as info:
+        load(tmp_path / "nope.json")
+    assert str(info.value) == "cannot read: No such file or directory"
+    with pytest.raises(GardenError) as info:
+        loads("[" * 100_000 + "]" * 100_000)
+    assert str(info.value) == "not valid JSON: nested too deeply"
+    with pytest.raises(GardenError) as info:
+        loads("{tiles")
+    assert str(info.value).startswith("not valid JSON: Expecting property name enclosed in double quotes")
 
 
 def test_save_writes_the_json_and_a_final_newline(tmp_path):

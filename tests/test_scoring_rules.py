@@ -161,15 +161,22 @@ def test_stairs_geometry():
     assert found(garden(low_high, [deco("stairs", [(1, 1), (1, 2)], (1, 1))])) == [
         ("stairs-geometry", ((1, 1), (1, 2)), "stairs on (1, 1), (1, 2) levels 1-1: the levels it joins must "
          "differ by exactly 1")]
+    # levels 1 and 3: a geometry error, not also "blocked" by the L2 tile over (1,2) (the stairs' foot
+    # is off any tile and stands in the way of that tile's pillar)
     tower = garden(TOWER, [deco("stairs", [(1, 2), (1, 1)], (1, 3))])
-    assert "stairs-geometry" in rules(tower)
+    assert sorted(rules(tower)) == ["missing-belvedere", "off-tile", "stairs-geometry"]
 
 
 def test_bridge_geometry():
     ends = [tile(0, 0, 1), tile(0, 3, 1), tile(3, 0, 1)]
     assert check(garden(ends, [deco("bridge", [(1, 3), (1, 2), (1, 1)], 1)])) == []  # any order
     assert check(garden(ends, [deco("bridge", [(1, 1), (2, 1), (3, 1)], 1)])) == []  # down a column
-    for bent in ([(1, 1), (1, 2), (2, 2)], [(0, 0), (1, 1), (2, 2)], [(1, 0), (1, 1), (1, 3)]):
+    bent_shapes = (
+        [(1, 1), (1, 2), (2, 2)], [(0, 0), (1, 1), (2, 2)], [(1, 0), (1, 1), (1, 3)],
+        [(0, 1), (1, 1), (3, 1)], [(1, 0), (1, 1), (2, 2)], [(0, 1), (1, 1), (2, 2)],
+        [(0, 0), (1, 1), (1, 2)], [(0, 0), (1, 1), (2, 1)],
+    )
+    for bent in bent_shapes:
         g = garden(ends, [deco("bridge", bent, 1)])
         (f,) = check(g)
         assert (f.rule, f.cells) == ("bridge-geometry", tuple(sorted(bent)))
@@ -203,6 +210,10 @@ def test_symbol_mismatch_messages():
          "(allowed only with a round marker)")]
     assert check(garden([t], [deco("belvedere", [(0, 1)], 1)])) == []  # belvederes carry no symbol
     assert check(garden([tile(0, 0, 1)], [deco(S, [(0, 1)], 1)])) == []  # symbols unknown
+    # the first field's tile has unknown symbols, the second's shows the wrong one
+    mixed = garden([tile(0, 0, 1), tile(0, 2, 1, symbols=((S, S), (None, None)))],
+                   [deco("fountain", [(0, 1), (0, 2)], 1)])
+    assert [(f.rule, f.cells) for f in check(mixed)] == [("symbol-mismatch", ((0, 2),))]
     (f,) = check(garden([t], [deco(S, [(0, 0)], 1)]))
     assert f.severity == "warning" and is_legal(garden([t], [deco(S, [(0, 0)], 1)]))
 
@@ -217,9 +228,13 @@ def test_field_occupied():
 def test_stairs_blocked_whichever_cell_is_listed_first():
     tiles = [tile(1, 0, 1), tile(1, 2, 2), tile(0, 0, 2)]
     for cells, levels in (([(1, 1), (1, 2)], (1, 2)), ([(1, 2), (1, 1)], (2, 1))):
-        g = garden(tiles, [deco("stairs", cells, levels), deco("belvedere", [(1, 1)], 2)])
-        assert found(g) == [("stairs-blocked", ((1, 1),), f"{g.decorations[0]}: pink tile at (0, 0) level 2 "
+        g = garden(tiles, [deco("belvedere", [(1, 1)], 2), deco("stairs", cells, levels)])
+        assert found(g) == [("stairs-blocked", ((1, 1),), f"{g.decorations[1]}: pink tile at (0, 0) level 2 "
                              "rests where the stairs rise to level 2")]
+    # mirrored: the lower field (1,6) comes after the upper one (1,5) in board order
+    mirrored = garden([tile(1, 6, 1), tile(1, 4, 2), tile(0, 6, 2)],
+                      [deco("belvedere", [(1, 6)], 2), deco("stairs", [(1, 5), (1, 6)], (2, 1))])
+    assert [(f.rule, f.cells) for f in check(mirrored)] == [("stairs-blocked", ((1, 6),))]
     # a tile two levels up over the lower field is fine
     high = [tile(1, 0, 1), tile(1, 2, 2), tile(4, 4, 2), tile(0, 0, 3)]
     assert "stairs-blocked" not in rules(garden(high, [deco("stairs", [(1, 1), (1, 2)], (1, 2))]))
@@ -244,6 +259,11 @@ def test_statue_line_flags_every_group_but_the_largest():
         ("statue-line", ((7, 7),), "statue(s) at (7, 7) share no row or column with the other statues"),
     ]
     assert check(garden(tiles, decos[:1])) == []  # one statue is always fine
+    pairs = [deco(S, [(0, 0)], 1), deco(S, [(0, 1)], 1), deco(S, [(7, 6)], 1), deco(S, [(7, 7)], 1),
+             deco(S, [(6, 6)], 1)]
+    assert found(garden(tiles, pairs)) == [
+        ("statue-line", ((0, 0), (0, 1)), "statue(s) at (0, 0), (0, 1) share no row or column with the other "
+         "statues")]
 
 
 def test_a_statue_serving_as_a_pillar_still_links_the_others():
@@ -310,8 +330,8 @@ def test_one_start_tile_when_the_board_is_unknown():
     ((cells, message),) = supply(_tiles("blue", 1, 1) + _tiles("pink", 2, 5, 1))
     assert message == "blue and pink tiles each need their flower's start tile; a garden has one, its board's"
     assert len(cells) == 24
-    ((_, message),) = supply(_tiles("blue", None, 13) + _tiles("white", None, 13, 13))
-    assert message.startswith("blue and white tiles each need")
+    ((cells, message),) = supply(_tiles("blue", None, 13) + _tiles("white", None, 13, 13))
+    assert message.startswith("blue and white tiles each need") and len(cells) == 64
     assert supply(_tiles("blue", None, 13) + _tiles("white", None, 12, 13)) == []
 
 
@@ -323,6 +343,12 @@ def test_thirteen_tiles_of_a_flower_at_most():
     ((_, message),) = supply(_tiles("white", None, 13), board="pink")
     assert message == "13 white tiles; the game has 12 besides the white start tile, and this is a pink board"
     assert supply(_tiles("white", None, 12), board="pink") == []
+
+
+def test_each_flower_is_checked_after_one_over_its_total():
+    tiles = _tiles("blue", None, 14) + _tiles("white", 4, 5, 14)
+    assert [m for _, m in supply(tiles)] == ["14 blue tiles; the game has 13",
+                                             "5 white tiles with 4 symbol(s); the game has 4"]
 
 
 def test_no_tile_of_the_game_is_blank():

@@ -146,6 +146,7 @@ def test_view_from_above():
     top = top_levels(g)
     assert top[0][:4] == (3, 3, 2, 0) and top[1][:4] == (3, 3, 2, 0) and top[2] == (0,) * 8
     seen = view(g)
+    assert seen.top == top
     assert seen.tiles == g.tiles[1:]  # the level-1 tile is completely under the level-3 one
     assert seen.decorations == ()
     assert seen.holes[:2] == ((0, 3), (0, 4)) and len(seen.holes) == 58
