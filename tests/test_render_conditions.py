@@ -17,7 +17,10 @@ from vision.render.conditions import (
     sample_conditions,
     zone_top_z,
 )
+from vision.render.extras import footprint, gap
 from vision.render.table import table_texture
+
+SMALL = ("pillar", "decoration", "tile", "card")  #: the loose pieces (not the scenery around the board)
 
 SEEDS = range(200)
 
@@ -66,7 +69,7 @@ def test_ranges(many: list[PhotoConditions]) -> None:
         assert p.jpeg_subsampling in rg.JPEG_SUBSAMPLING
         assert g.board_warp_mm in rg.BOARD_WARP_MM and g.tile_bow_mm in rg.TILE_BOW_MM
         assert g.hole_depth_mm in rg.HOLE_DEPTH_MM
-        assert len(c.clutter) <= 8
+        assert sum(i.kind in SMALL for i in c.clutter) <= 8
         assert board_in_frame(cam)
         json.dumps(c.to_dict())
 
@@ -88,20 +91,26 @@ def test_variety(many: list[PhotoConditions]) -> None:
     assert len(sizes) > 50
     assert {c.table.kind for c in many} >= {"wood", "cloth", "plain"}
     kinds = {i.kind for c in many for i in c.clutter}
-    assert kinds == {"pillar", "decoration", "tile", "card"}
+    assert kinds >= {"pillar", "decoration", "tile", "card"}
     assert max(c.tilt_deg for c in many) > 22 and min(c.tilt_deg for c in many) < 3
     assert any(c.blur_sigma > 0 for c in many) and any(c.motion_px > 0 for c in many)
 
 
 def test_clutter_placement(many: list[PhotoConditions]) -> None:
+    """Loose pieces lie within 250 mm of the board, beside it (some touching its edge), clear of each
+    other (tests/test_render_scenery.py checks the bigger things)."""
     w, d = REFERENCE.board.width, REFERENCE.board.depth
+    board = np.array([[0, 0], [w, 0], [w, d], [0, d]], float)
     for c in many:
-        for i, a in enumerate(c.clutter):
+        small = [a for a in c.clutter if a.kind in SMALL]
+        for i, a in enumerate(small):
             dx = max(-a.x_mm, 0, a.x_mm - w)
             dy = max(-a.y_mm, 0, a.y_mm - d)
-            assert a.radius_mm < np.hypot(dx, dy) <= 250.0
-            for b in c.clutter[i + 1 :]:
-                assert np.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm) > a.radius_mm + b.radius_mm
+            assert np.hypot(dx, dy) <= 250.0
+            foot = footprint(a, REFERENCE, tight=True)
+            assert gap(foot, board) > 0.0
+            for b in small[i + 1 :]:
+                assert gap(foot, footprint(b, REFERENCE, tight=True)) > 0.0
             if a.kind == "tile":
                 assert a.symbols is not None and a.material in ("clay", "granite", "basalt")
 

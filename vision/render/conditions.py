@@ -71,20 +71,25 @@ class TableSpec:
 
 @dataclass(frozen=True)
 class ClutterItem:
-    """A loose piece on the table beside the board (never scores)."""
+    """A loose piece on the table beside the board, or a bigger thing around it (never scores)."""
 
-    kind: str  #: "pillar" | "decoration" | "tile" | "card"
+    #: "pillar" | "decoration" | "tile" | "card" | "board" (another player's) | "box" | "pad" | "hand"
+    kind: str
     x_mm: float  #: centre in the board frame, on the table (z = 0 is the board top; the table is
     y_mm: float  #: at z = -board thickness)
     angle_deg: float = 0.0  #: turn about the vertical (a lying pillar's axis direction)
     double: bool = False  #: pillar: double height
     lying: bool = False  #: pillar: lying on its side
     decoration: str = ""  #: decoration: statue | fountain | bridge | stairs | belvedere
-    flower: str = ""  #: tile: flower colour name
+    flower: str = ""  #: tile, board: flower colour name
     material: str = ""  #: tile: clay | granite | basalt
-    face_up: bool = True  #: tile: garden side up; card: face up
+    face_up: bool = True  #: tile: garden side up; card: face up; hand: a right hand
     symbols: tuple[tuple[str | None, str | None], tuple[str | None, str | None]] | None = None
     radius_mm: float = 0.0  #: footprint radius used to keep items apart
+    size_mm: tuple[float, float, float] = (0.0, 0.0, 0.0)  #: box, pad: w, d, h; hand: length, width, height
+    colour: str = ""  #: box: the lid's colour; pad: the paper's; hand: the skin's
+    tiles: tuple[tuple[int, int, str], ...] = ()  #: board: its level-1 tiles (row, col, flower)
+    seed: int = 0  #: board, box, pad, hand: what is printed or written on it, its shape's details
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -499,7 +504,8 @@ def _dist_to_board(x: float, y: float, profile: Profile) -> float:
 
 
 def _sample_clutter(rng: np.random.Generator, cam: Camera, profile: Profile) -> tuple[ClutterItem, ...]:
-    """0..8 items within 250 mm of the board, clear of it and of each other, mostly in frame."""
+    """0..8 items within 250 mm of the board, clear of it and of each other, mostly in frame (some
+    pushed against its edge); sometimes other players' boards, the game box, a score pad, hands."""
     n = int(rng.choice(9, p=[0.15, 0.1, 0.12, 0.14, 0.14, 0.12, 0.1, 0.07, 0.06]))
     items: list[ClutterItem] = []
     reach = 250.0
@@ -518,7 +524,10 @@ def _sample_clutter(rng: np.random.Generator, cam: Camera, profile: Profile) -> 
             if inside or rng.random() < 0.25:
                 items.append(dataclasses.replace(item, x_mm=float(x), y_mm=float(y)))
                 break
-    return tuple(items)
+    from vision.render.extras import sample_extras  # it builds on ClutterItem
+
+    # the bigger things come from a generator spawned off this one, so the loose pieces keep their draws
+    return sample_extras(rng.spawn(1)[0], cam, profile, tuple(items))
 
 
 def _merge(default: Any, value: Any) -> Any:

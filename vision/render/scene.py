@@ -11,7 +11,7 @@ import numpy as np
 from scoring.garden import SYMBOLS, Garden, Tile
 from scoring.generate import MATERIAL_SYMBOLS
 from vision.profile import Profile
-from vision.render import pieces
+from vision.render import clutter, pieces
 from vision.render.conditions import ClutterItem, Geometry
 from vision.render.looks import Artwork, Looks
 from vision.render.mesh import Face, Pose, Solid, rect, rot_z
@@ -258,3 +258,11 @@ def _add_clutter(
         scene.solids.append(
             pieces.card(profile, Pose.at(x, y, z, ang), card_back(profile, min(ppm, 6.0), rng))
         )
+    elif kind == "board":
+        scene.solids += clutter.other_board(profile, item, ppm, art)
+    elif kind == "box":
+        scene.solids += clutter.game_box(item, ppm, z)
+    elif kind == "pad":
+        scene.solids += clutter.pad_and_pencil(item, ppm, z)
+    elif kind == "hand":
+        scene.solids += clutter.hand(item, z)

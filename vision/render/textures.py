@@ -470,3 +470,58 @@ def _wear(img: np.ndarray, wear: float, ppm: float, rng: np.random.Generator, sc
         mask = cv2.GaussianBlur(mask, (0, 0), max(0.4, 0.25 * ppm))
         sub = img[lo[1]:hi[1], lo[0]:hi[0]]
         sub += (paper - sub) * (mask * np.float32(rng.uniform(0.15, 0.45)))[..., None]
+
+
+def box_lid(w_mm: float, d_mm: float, colour: str, ppm: float, rng: np.random.Generator) -> np.ndarray:
+    """The printed lid of the game box: a coloured field with a framed picture of terraced gardens
+    (green terraces edged in the flowers' colours, pillars, a sky) and a title band of lettering."""
+    cv = _Canvas(w_mm, d_mm, ppm, colour)
+    m = 0.08 * min(w_mm, d_mm)
+    x0, y0, x1, y1 = m, 0.28 * d_mm, w_mm - m, d_mm - m
+    cv.rect(x0 - 2, y0 - 2, x1 + 2, y1 + 2, "#E8D9A8")
+    cv.rect(x0, y0, x1, y1, "#8EC3E0")  # sky
+    cv.rect(x0, y0 + 0.55 * (y1 - y0), x1, y1, "#C9A46A")  # sand
+    flowers = ("#F4F1EA", "#E86A9A", "#F2C12E", "#4A6FD1")
+    for k in range(int(rng.integers(6, 11))):
+        tw = rng.uniform(0.12, 0.22) * (x1 - x0)
+        tx = rng.uniform(x0, x1 - tw)
+        ty = rng.uniform(y0 + 0.25 * (y1 - y0), y1 - 0.12 * (y1 - y0))
+        cv.rect(tx, ty, tx + tw, ty + 0.35 * tw, flowers[k % 4])
+        cv.rect(tx + 2, ty + 2, tx + tw - 2, ty + 0.35 * tw - 2, "#5E8C3A")
+        for px in (tx + 0.2 * tw, tx + 0.8 * tw):
+            foot = min(y1, ty + 0.35 * tw + rng.uniform(8, 25))
+            cv.rect(px - 2.5, ty + 0.35 * tw, px + 2.5, foot, "#CDBA94")
+    cv.rect(m, 0.06 * d_mm, w_mm - m, 0.2 * d_mm, "#3A2A1A")  # the title band
+    x = m + 6
+    while x < w_mm - m - 14:  # letters: blocks of light strokes
+        lw = rng.uniform(6, 14)
+        cv.rect(x, 0.09 * d_mm, x + lw, 0.17 * d_mm, "#F0E0B0")
+        x += lw + rng.uniform(3, 9)
+    return cv.linear(rng, 0.02)
+
+
+def score_pad(w_mm: float, d_mm: float, paper: str, ppm: float, rng: np.random.Generator) -> np.ndarray:
+    """A score pad's top sheet: a ruled table (rows of categories, a column per player) with a
+    coloured header and hand-written numbers (scribbled strokes)."""
+    cv = _Canvas(w_mm, d_mm, ppm, paper)
+    ink = ("#2A3F8F", "#333333", "#7A2A2A")[int(rng.integers(3))]
+    cv.rect(0, 0, w_mm, 0.12 * d_mm, "#B8864B")
+    rows, cols = 10, 5
+    top, left = 0.16 * d_mm, 0.32 * w_mm
+    rh, cw = (d_mm - top - 6) / rows, (w_mm - left - 5) / (cols - 1)
+    for r in range(rows + 1):
+        cv.rect(5, top + r * rh - 0.2, w_mm - 5, top + r * rh + 0.2, "#8A8A9A")
+    for c in range(cols):
+        x = left + c * cw
+        cv.rect(x - 0.2, top, x + 0.2, top + rows * rh, "#8A8A9A")
+    for r in range(rows):
+        cv.rect(8, top + r * rh + 0.35 * rh, left - 6, top + r * rh + 0.6 * rh, "#B0B0B8")  # printed labels
+        for c in range(cols - 1):
+            if rng.random() < 0.7:
+                cx, cy = left + (c + 0.5) * cw, top + (r + 0.5) * rh
+                t = np.linspace(0, 1, 9)
+                pts = np.column_stack([cx - 0.3 * cw + 0.6 * cw * t + rng.normal(0, 0.4, 9),
+                                       cy + 0.25 * rh * np.sin(t * rng.uniform(6, 14))
+                                       + rng.normal(0, 0.3, 9)])
+                cv.line(pts, 0.5, ink)
+    return cv.linear(rng, 0.015)
