@@ -9,6 +9,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from builders import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,13 +115,13 @@ def test_sample_is_legal() -> None:
     assert not bad
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers())
 def test_any_seed_is_legal(seed: int) -> None:
     assert not _errors(generate_garden(seed))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, MAX_TILES), st.integers(1, 7))
 def test_any_knobs_are_legal(seed: int, n_tiles: int, max_level: int) -> None:
     g = generate_garden(seed, n_tiles=n_tiles, max_level=max_level)
@@ -160,6 +161,20 @@ def test_statues_form_one_line_network() -> None:
             linked |= grown
             todo -= grown
         assert not todo
+
+
+def test_standing_statues_pass_the_spec_final_state_check() -> None:
+    """Beyond the checker's linked group: the statues still standing (not serving as pillars under a
+    tile one level up) pass the spec's literal final-state check, each in line with another; and
+    gardens with several standing statues are common (a third of them have 4 or more)."""
+    several = 0
+    for g in sample():
+        standing = [d.cells[0] for d in g.decorations if d.kind == "statue" and d.level is not None
+                    and d.level + 1 not in _covered_by(g, d.cells[0], d.level)]
+        if len(standing) >= 2:
+            assert all(any(o != s and (o[0] == s[0] or o[1] == s[1]) for o in standing) for s in standing)
+        several += len(standing) >= 4
+    assert several > len(SEEDS) // 4
 
 
 # --- the distribution ----------------------------------------------------------------------------

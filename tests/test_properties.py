@@ -4,7 +4,7 @@ Gardens built cell by cell are in test_scoring_strategies.py."""
 
 from __future__ import annotations
 
-from builders import spec_points, spec_score
+from builders import examples, spec_points, spec_score
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +15,7 @@ from scoring.score import score_garden
 from scoring.visibility import top_levels, view
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=examples(150), deadline=None)
 
 
 @SETTINGS

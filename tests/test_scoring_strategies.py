@@ -4,7 +4,7 @@ rules against the checker."""
 
 from __future__ import annotations
 
-from builders import FLOWERS, KINDS, spec_score
+from builders import FLOWERS, KINDS, examples, spec_score
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +12,7 @@ from scoring.garden import Decoration, Garden, Tile
 from scoring.rules import RULES, check, is_legal
 from scoring.score import score_garden
 
-SETTINGS = settings(max_examples=120, deadline=None)
+SETTINGS = settings(max_examples=examples(120), deadline=None)
 
 cells = st.tuples(st.integers(0, 7), st.integers(0, 7))
 symbol = st.sampled_from([None, "statue", "fountain", "bridge", "stairs"])
