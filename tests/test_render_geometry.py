@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -196,3 +197,136 @@ def test_synth_batch_skips_with_the_image_path(tmp_path):
     again = list(synth_batch(3, 1, tmp_path, "png", size=SIZE))
     assert first[0][2] and not again[0][2]
     assert again[0][1] == first[0][1] and again[0][1].suffix == ".png"
+
+
+# ------------------------------------------------------------------- warped board, bowed tiles, holes
+
+
+def _hole_centre(image: np.ndarray, uv: np.ndarray, r: int = 45) -> np.ndarray:
+    """Centre of the ellipse fitted to the rim of the dark hole around pixel ``uv`` (the rim: the
+    level halfway between the hole and the print around it, to a sixteenth of a pixel)."""
+    u, v = np.round(uv).astype(int)
+    patch = image[v - r : v + r + 1, u - r : u + r + 1].astype(np.float32).mean(axis=2)
+    level = (np.percentile(patch, 10) + np.percentile(patch, 90)) / 2
+    big = cv2.resize(patch, None, fx=16, fy=16, interpolation=cv2.INTER_LINEAR)
+    contours, _ = cv2.findContours((big < level).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    (cx, cy), _, _ = cv2.fitEllipse(max(contours, key=cv2.contourArea))
+    return np.array([u - r + (cx + 0.5) / 16 - 0.5, v - r + (cy + 0.5) / 16 - 0.5])
+
+
+def test_warped_board_lifts_its_print_and_what_stands_on_it():
+    """A board bowed 1.5 mm: the print in the middle moves in the photo as a point 1.5 mm up does, the
+    tiles and pillars on it are lifted with it, and the truth (board corners at z = 0, tile corners from
+    the lifted poses) still matches the pixels within a pixel."""
+    from vision.render.placement import board_lift, place_pieces
+
+    g = _garden(Tile(row=0, col=0, level=1, flower="white", symbols=BLANK),
+                Tile(row=2, col=3, level=1, flower="blue", symbols=BLANK))
+    flat_ = dict(FIXED, size=(2400, 1800), tilt_deg=25.0, tilt_azimuth_deg=0.0, height_mm=360.0,
+                 optics=PLAIN_OPTICS, processing={"sharpen_amount": 0.0, "denoise": 0.0, "local_tone": 0.0},
+                 geometry={"board_warp_mm": 0.0, "tile_bow_mm": 0.0, "hole_depth_mm": 0.0})
+    warped = dict(flat_, geometry={"board_warp_mm": 1.5, "tile_bow_mm": 0.0, "hole_depth_mm": 0.0})
+    a, b = render_photo(g, 4, **flat_), render_photo(g, 4, keep_linear=True, **warped)
+    cam = b.conditions.camera
+    for cell in ((4, 4), (5, 3), (6, 6)):
+        x, y = REFERENCE.cell_centre(*cell)
+        lift = board_lift(REFERENCE, 1.5, x, y)
+        assert lift > 0.5
+        p0, p1 = cam.project(np.array([[x, y, 0.0], [x, y, lift]]))
+        moved = _hole_centre(b.image, p1) - _hole_centre(a.image, p0)
+        assert np.hypot(*(moved - (p1 - p0))) < 0.4, (cell, moved, p1 - p0)
+        assert np.hypot(*(p1 - p0)) > 1.0  # the warp shows
+    pl = place_pieces(g, REFERENCE, 4, board_warp_mm=1.5)
+    t = pl.tiles[1]
+    assert t.pose.t[2] - REFERENCE.tile_top_z(1) == pytest.approx(
+        np.mean([board_lift(REFERENCE, 1.5, *REFERENCE.cell_centre(*c)) for c in t.tile.cells]), abs=1e-9)
+    for p in pl.pillars:
+        assert p.pose.t[2] == pytest.approx(board_lift(REFERENCE, 1.5, *p.pose.t[:2]))
+    for name, want in zip(("top_left", "top_right", "bottom_right", "bottom_left"),
+                          cam.project(REFERENCE.board.corners), strict=True):
+        assert np.allclose(b.truth["camera"]["board_corners_px"][name], want, atol=1.0)
+    tt = b.truth["pieces"]["tiles"][1]
+    assert tt["top_z_mm"] > REFERENCE.tile_top_z(1) + 0.5
+    _tile_mask_matches_truth(b, tt, area=False)
+
+
+def _tile_mask_matches_truth(ph, t: dict, area: bool = True) -> None:
+    """The tile top's pixels (the id buffer of the undistorted render) fill the polygon of the truth's
+    corners (the photo's pixels, undistorted and moved to the render's frame) to within a pixel.
+    ``area``: also compare the areas (only from straight above: the tile's sides share its id)."""
+    rc = render_camera(ph.conditions)
+    cam = ph.conditions.camera
+    corners = cam.undistort_pixels(np.asarray(t["corners_px"], float)) + (rc.cx - cam.cx, rc.cy - cam.cy)
+    centre = corners.mean(axis=0)
+    ids = [int(i) for i in np.unique(ph.ids) if i > 0]
+    means = {i: np.argwhere(ph.ids == i).mean(axis=0)[::-1] for i in ids}
+    obj = min(ids, key=lambda i: np.hypot(*(means[i] - centre)))
+    hull = cv2.convexHull(cv2.findNonZero((ph.ids == obj).astype(np.uint8))).astype(np.float32)
+    for u, v in corners:  # the hull of the covered pixels' centres lies up to ~0.7 px inside the outline
+        assert abs(cv2.pointPolygonTest(hull, (float(u), float(v)), True)) < 1.0 + 0.5
+    if area:
+        want = cv2.contourArea(corners.astype(np.float32))
+        assert abs(np.count_nonzero(ph.ids == obj) - want) < 0.02 * want
+
+
+PLAIN_OPTICS = {"k2": 0.0, "principal_offset": (0.0, 0.0), "chromatic_aberration_px": 0.0, "dof_px": 0.0}
+
+
+def test_bowed_tile_keeps_its_corners_and_bulges():
+    from vision.render import pieces
+    from vision.render.mesh import Pose
+
+    tex = np.zeros((116, 116, 3), np.float32)
+    pose = Pose.at(100.0, 80.0, 22.5, 2.0)
+    for axis in (0, 1):
+        solid = pieces.tile(REFERENCE, pose, tex, "clay", "blue", obj_top=5, obj=5, bow=(0.6, axis))
+        tops = [f for f in solid.faces if f.tex is not None]
+        assert len(tops) == pieces.BOW_STRIPS
+        verts = np.vstack([f.verts for f in tops])
+        assert verts[:, 2].max() == pytest.approx(22.5 + 0.6, abs=0.02)
+        assert verts[:, 2].min() == pytest.approx(22.5)
+        corners = pose.apply(np.column_stack([[-29, 29, 29, -29], [-29, -29, 29, 29], np.zeros(4)]))
+        for c in corners:  # every corner of the tile is a vertex of the top at its unbowed height
+            assert np.min(np.linalg.norm(verts - c, axis=1)) < 1e-9
+        area = sum(cv2.contourArea(f.verts[:, :2].astype(np.float64).astype(np.float32)) for f in tops)
+        assert area == pytest.approx(58.0 * 58.0, rel=1e-5)  # the strips cover the tile, no gap
+        for f in tops:  # each strip's texture frame puts its texels on the strip's own plane
+            n = np.cross(f.verts[1] - f.verts[0], f.verts[2] - f.verts[0])
+            o = f.tex_frame[:, 2]
+            assert abs(n @ (o - f.verts[0])) < 1e-6 * np.linalg.norm(n)
+    g = _garden(Tile(row=3, col=3, level=1, flower="blue", symbols=BLANK))
+    bowed = {**FIXED, "geometry": {"tile_bow_mm": 0.6, "board_warp_mm": 1.0}, "k1": -0.05}
+    ph = render_photo(g, 11, keep_linear=True, **bowed)
+    (t,) = ph.truth["pieces"]["tiles"]
+    assert t["bow_mm"] > 0.02
+    _tile_mask_matches_truth(ph, t)
+
+
+def test_holes_are_recesses_seen_from_the_camera():
+    """A hole with depth shows its far wall (lighter than its dark floor) on the side away from the
+    camera, as wide as depth x the view's slope; with no depth the print is unchanged."""
+    from vision.render.holes import hole_centres, recessed
+    from vision.render.textures import board_top
+
+    tex = board_top(REFERENCE, "pink", 8.0, np.random.default_rng(0), mottled=False)
+    cam = np.array([165.0 + 400.0, 135.0, 400.0])  # far off to +x: we look into the holes towards -x
+    light = np.array([0.0, 0.0, 1.0])
+    assert recessed(tex, REFERENCE, 0.0, cam, light, 0.4) is tex
+    out = recessed(tex, REFERENCE, 2.0, cam, light, 0.4)
+    ppm = 8.0
+    cx, cy = REFERENCE.cell_centre(3, 3)
+    row = out[int(cy * ppm), :, 1]
+    cols = np.arange(out.shape[1])
+    x = (cols + 0.5) / ppm - cx
+    inside = np.abs(x) < REFERENCE.board.hole_diameter / 2 - 0.3
+    floor = np.median(row[inside & (x > 0)])
+    wall = inside & (row > 1.5 * floor)
+    slope = (cam[0] - cx) / cam[2]
+    assert np.all(x[wall] < 0)  # the far side from the camera
+    assert wall.sum() / ppm == pytest.approx(2.0 * slope, abs=0.4)
+    away = np.ones(out.shape[:2], bool)
+    yy, xx = np.mgrid[0 : out.shape[0], 0 : out.shape[1]]
+    for hx, hy in hole_centres(REFERENCE):
+        dist = np.hypot((xx + 0.5) / ppm - hx, (yy + 0.5) / ppm - hy)
+        away &= dist > REFERENCE.board.hole_diameter / 2 + 0.2
+    assert np.array_equal(out[away], tex[away])  # the rest of the print untouched

@@ -17,7 +17,7 @@ import numpy as np
 from scoring.garden import GRID
 from vision.profile import Profile, srgb_to_linear
 
-WALL_TINT = 0.3  #: the pit's wall: this much of the board's cut-cardboard colour in the hole's print
+WALL_TINT = 0.65  #: the pit's wall: this much of the board's cut-cardboard colour in the hole's print
 WALL_SKY = 0.55  #: the share of the ambient light a wall of a shallow pit receives
 
 

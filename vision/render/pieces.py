@@ -112,12 +112,13 @@ def _up_normal(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return n if n[2] > 0 else -n
 
 
-def warp_board_top(board: Solid, profile: Profile, warp_mm: float, cells: int = 4) -> None:
+def warp_board_top(board: Solid, profile: Profile, warp_mm: float) -> None:
     """Bow the board's printed top (its textured face) into a pillow ``warp_mm`` high in the middle
     (:func:`vision.render.placement.board_lift`; the edges and corners stay at z = 0): a grid of
-    ``cells`` x ``cells`` texture blocks, each drawn as two flat triangles."""
-    from vision.render.placement import board_lift
+    texture blocks, each drawn as two flat triangles, the same triangles ``board_lift`` lifts pieces by."""
+    from vision.render.placement import WARP_CELLS, board_lift
 
+    cells = WARP_CELLS
     k = next(i for i, f in enumerate(board.faces) if f.tex is not None and f.normal[2] > 0.9)
     top = board.faces[k]
     F = top.tex_frame

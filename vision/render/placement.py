@@ -40,14 +40,33 @@ def _rot2(deg: float) -> np.ndarray:
 # ----------------------------------------------------------------------------- warps and bows
 
 
-def board_lift(profile: Profile, warp_mm: float, x: float, y: float) -> float:
-    """How far a board bowed by ``warp_mm`` (a pillow shape: its edges on the table, the middle up)
-    lifts the point (x, y) of its top."""
-    if not warp_mm:
-        return 0.0
+WARP_CELLS = 4  #: a warped board is drawn as flat triangles over a grid of this many cells a side
+
+
+def _pillow(profile: Profile, warp_mm: float, x: float, y: float) -> float:
     u = 2 * x / profile.board.width - 1
     v = 2 * y / profile.board.depth - 1
     return float(warp_mm * max(0.0, 1 - u * u) * max(0.0, 1 - v * v))
+
+
+def board_lift(profile: Profile, warp_mm: float, x: float, y: float) -> float:
+    """How far a board bowed by ``warp_mm`` lifts the point (x, y) of its top: a pillow shape (its
+    edges on the table, the middle up) sampled at the nodes of a :data:`WARP_CELLS` grid and flat over
+    the two triangles of each cell (the diagonals alternate), exactly as the board is drawn."""
+    if not warp_mm:
+        return 0.0
+    n = WARP_CELLS
+    W, D = profile.board.width, profile.board.depth
+    fx, fy = min(max(x / W * n, 0.0), n), min(max(y / D * n, 0.0), n)
+    i, j = min(int(fx), n - 1), min(int(fy), n - 1)
+    a, b = fx - i, fy - j
+    z00, z10, z01, z11 = (_pillow(profile, warp_mm, (i + di) * W / n, (j + dj) * D / n)
+                          for di, dj in ((0, 0), (1, 0), (0, 1), (1, 1)))
+    if (i + j) % 2 == 0:  # diagonal from (0, 0) to (1, 1)
+        return z00 + a * (z10 - z00) + b * (z11 - z10) if a >= b else z00 + b * (z01 - z00) + a * (z11 - z01)
+    if a + b <= 1:  # diagonal from (1, 0) to (0, 1)
+        return z00 + a * (z10 - z00) + b * (z01 - z00)
+    return z11 + (1 - a) * (z01 - z11) + (1 - b) * (z10 - z11)
 
 
 def bow_profile(bow_mm: float, half: float, t: np.ndarray | float) -> np.ndarray:
