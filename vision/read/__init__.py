@@ -22,6 +22,13 @@ from vision.read.load import ImageTooLargeError, PhotoError, UnreadableImageErro
 from vision.read.reading import NoBoardError, Reading, ReadWarning, TileReading, read_photo
 
 __all__ = [
-    "ImageTooLargeError", "NoBoardError", "PhotoError", "ReadWarning", "Reading", "TileReading",
-    "UnreadableImageError", "load_photo", "read_photo",
+    "ImageTooLargeError",
+    "NoBoardError",
+    "PhotoError",
+    "ReadWarning",
+    "Reading",
+    "TileReading",
+    "UnreadableImageError",
+    "load_photo",
+    "read_photo",
 ]

@@ -20,6 +20,7 @@ frame (:mod:`vision.profile`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -29,10 +30,15 @@ from scipy.spatial import cKDTree
 
 from scoring.garden import GRID
 from vision.profile import Profile
+from vision.read.load import PhotoError
 
 DETECT_LONG_SIDE = 1000  #: blobs and lattices are found at this size
 LATTICE_TOL = 0.17  #: a blob is on the lattice within this fraction of the pitch
 MIN_HOLES = 5  #: fewer lattice holes than this is no board
+
+
+class NoBoardError(PhotoError):
+    """The photo shows no readable player board."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,9 @@ class BoardFit:
     score: float  #: template agreement of the registration (NCC on the print outside the zone)
     residual_px: float = 0.0  #: RMS of the refined fit, in pixels
     evidence: dict = field(default_factory=dict)
+    H_samples: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 3, 3))
+    )  #: draws from the fit's uncertainty
 
     def distort(self, uv: np.ndarray) -> np.ndarray:
         """Ideal pinhole pixels -> the photo's (distorted) pixels."""
@@ -146,8 +155,10 @@ def hole_candidates(bgr: np.ndarray, min_d: float = 5.0, max_d: float = 34.0) ->
     blobs = np.array([[k.pt[0], k.pt[1], k.size] for k in kps], dtype=np.float64).reshape(-1, 3)
     if not len(blobs):
         return blobs
-    centre = gray[np.clip(np.round(blobs[:, 1]).astype(int), 0, gray.shape[0] - 1),
-                  np.clip(np.round(blobs[:, 0]).astype(int), 0, gray.shape[1] - 1)].astype(float)
+    centre = gray[
+        np.clip(np.round(blobs[:, 1]).astype(int), 0, gray.shape[0] - 1),
+        np.clip(np.round(blobs[:, 0]).astype(int), 0, gray.shape[1] - 1),
+    ].astype(float)
     contrast = np.median(_ring(gray, blobs, 0.9), axis=1) - centre
     green = green_mask(bgr).astype(np.float32)
     near, far = _ring(green, blobs, 0.75).mean(axis=1), _ring(green, blobs, 1.4).mean(axis=1)
@@ -234,8 +245,13 @@ def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
     (an affine map while the support is small, then a homography), then keep the best 8 x 8 window
     and tighten the tolerance."""
     inl = np.arange(0)
-    schedule = ((2.5, 0.22, False), (4.5, 0.25, False), (8.0, LATTICE_TOL, True), (12.0, LATTICE_TOL, True),
-                (12.0, 0.12, True))
+    schedule = (
+        (2.5, 0.22, False),
+        (4.5, 0.25, False),
+        (8.0, LATTICE_TOL, True),
+        (12.0, LATTICE_TOL, True),
+        (12.0, 0.12, True),
+    )
     for radius, tol, projective in schedule:
         for _ in range(4):  # refit until the inliers (and their lattice indices) settle
             q = apply_h(np.linalg.inv(G), pts)
@@ -319,7 +335,9 @@ def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6) -> list[L
         members = frozenset(map(int, tree.query(lat.points)[1]))
         if len(members) >= 12:  # a well-supported lattice: no need to grow it again from its members
             tried |= members
-        j = next((j for j, s_ in enumerate(seen) if len(members & s_) > 0.5 * min(len(members), len(s_))), None)
+        j = next(
+            (j for j, s_ in enumerate(seen) if len(members & s_) > 0.5 * min(len(members), len(s_))), None
+        )
         if j is not None:
             if len(members) > len(seen[j]):
                 seen[j], found[j] = members, lat
@@ -350,14 +368,14 @@ def board_template(profile: Profile, ppm: float) -> tuple[np.ndarray, np.ndarray
     exact colours of a copy of the game."""
     b = profile.board
     w, h = round(b.width * ppm), round(b.depth * ppm)
-    lum = lambda hx: float(np.dot([0.299, 0.587, 0.114], [int(hx[i:i + 2], 16) for i in (1, 3, 5)]))  # noqa: E731
+    lum = lambda hx: float(np.dot([0.299, 0.587, 0.114], [int(hx[i : i + 2], 16) for i in (1, 3, 5)]))  # noqa: E731
     t = np.full((h, w), lum(b.colour), np.float32)
     fw = round(b.frame_width * ppm)
     t[:fw, :] = t[-fw:, :] = lum(b.frame_colour)
     t[:, :fw] = t[:, -fw:] = lum(b.frame_colour)
     s = lambda v: round(v * ppm)  # noqa: E731
     x0, y0, x1, y1 = b.recess
-    t[s(y0):s(y1), s(x0):s(x1)] = lum(b.recess_colour)
+    t[s(y0) : s(y1), s(x0) : s(x1)] = lum(b.recess_colour)
     cv2.rectangle(t, (s(x0), s(y0)), (s(x1), s(y1)), lum(b.frame_colour), max(1, s(b.recess_line)))
     ex, ey = b.emblem_centre
     cv2.circle(t, (s(ex), s(ey)), s(b.emblem_diameter / 2), lum(b.emblem_colour), -1)
@@ -367,7 +385,7 @@ def board_template(profile: Profile, ppm: float) -> tuple[np.ndarray, np.ndarray
     mask = np.ones((h, w), np.uint8)
     ox, oy = b.grid_origin
     zone = GRID * b.pitch
-    mask[s(oy - 2):s(oy + zone + 2), s(ox - 2):s(ox + zone + 2)] = 0
+    mask[s(oy - 2) : s(oy + zone + 2), s(ox - 2) : s(ox + zone + 2)] = 0
     # the emblem's petals are in the board's flower colour, unknown here: leave the emblem's ring out
     cv2.circle(mask, (s(ex), s(ey)), s(b.emblem_diameter / 2), 0, -1)
     cv2.circle(mask, (s(ex), s(ey)), s(b.emblem_diameter * 0.28), 1, -1)
@@ -395,8 +413,11 @@ def _template_samples(profile: Profile, n: int = 3000) -> tuple[np.ndarray, np.n
 def _sample(gray: np.ndarray, uv: np.ndarray) -> np.ndarray:
     """Bilinear samples of ``gray`` at pixel positions (N, 2); 0 outside the image."""
     m = uv.astype(np.float32).reshape(1, -1, 2)
-    return cv2.remap(gray, m, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                     borderValue=0).reshape(-1).astype(np.float64)
+    return (
+        cv2.remap(gray, m, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        .reshape(-1)
+        .astype(np.float64)
+    )
 
 
 def _ncc_vec(x: np.ndarray, y: np.ndarray) -> float:
@@ -406,8 +427,9 @@ def _ncc_vec(x: np.ndarray, y: np.ndarray) -> float:
     return float((x * y).sum() / d) if d > 0 else 0.0
 
 
-def register(gray: np.ndarray, lattice: Lattice, profile: Profile
-             ) -> list[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
+def register(
+    gray: np.ndarray, lattice: Lattice, profile: Profile
+) -> list[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
     """Every placement of the cell grid on the lattice (a symmetry of the square lattice and an
     offset) that puts enough of the lattice's holes on the 8 x 8 grid and shows the board from
     above, scored by the normalised cross-correlation of the photo with :func:`board_template`
@@ -447,3 +469,192 @@ def register(gray: np.ndarray, lattice: Lattice, profile: Profile
             out.append((score, H, cells[inside], lattice.points[inside]))
     out.sort(key=lambda o: -o[0])
     return out
+
+
+# ------------------------------------------------------------------------------------- stage 2c
+
+
+def hole_centre(gray: np.ndarray, uv: np.ndarray, radius_px: float) -> np.ndarray | None:
+    """The centre of a dark hole near ``uv``, to a fraction of a pixel: the centroid of the dark
+    blob at the middle of the local dark and light levels, or None where the window shows no whole
+    hole of about the expected size (``radius_px``)."""
+    r = int(np.ceil(radius_px * 2.2)) + 2
+    x0, y0 = int(round(uv[0])) - r, int(round(uv[1])) - r
+    if x0 < 0 or y0 < 0 or x0 + 2 * r + 1 > gray.shape[1] or y0 + 2 * r + 1 > gray.shape[0]:
+        return None
+    win = gray[y0 : y0 + 2 * r + 1, x0 : x0 + 2 * r + 1].astype(np.float32)
+    dark, light = np.percentile(win, 3), np.percentile(win, 70)
+    if light - dark < 25:
+        return None
+    mask = (win < (dark + light) / 2).astype(np.uint8)
+    n, lab, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    c = np.array([uv[0] - x0, uv[1] - y0])
+    best, best_d = None, radius_px
+    for i in range(1, n):
+        d = np.hypot(*(cent[i] - c))
+        if d < best_d:
+            best, best_d = i, d
+    if best is None:
+        return None
+    area = stats[best, cv2.CC_STAT_AREA]
+    expect = np.pi * radius_px**2
+    x, y, w, h = stats[best, :4]
+    if (
+        not 0.55 * expect < area < 1.6 * expect
+        or x == 0
+        or y == 0
+        or x + w >= win.shape[1]
+        or y + h >= win.shape[0]
+    ):
+        return None
+    # the grey-level centroid of the blob (weights: how much darker than the light level)
+    ys, xs = np.nonzero(lab == best)
+    wts = light - win[ys, xs]
+    return np.array([x0 + (xs * wts).sum() / wts.sum(), y0 + (ys * wts).sum() / wts.sum()])
+
+
+def frame_edge_points(
+    gray: np.ndarray, project: Callable[[np.ndarray], np.ndarray], profile: Profile, step: float = 6.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sub-pixel points of the inner edge of the printed frame line (light sand inside, the dark
+    frame line outside), searched along the predicted edge's normal. Returns (board points (N, 2),
+    unit normals in the image (N, 2), measured pixels (N, 2))."""
+    b = profile.board
+    fw, W, D = b.frame_width, b.width, b.depth
+    lines = []  # (start, end, inward normal in board coordinates)
+    lines.append(((fw, fw), (W - fw, fw), (0, 1)))
+    lines.append(((W - fw, fw), (W - fw, D - fw), (-1, 0)))
+    lines.append(((W - fw, D - fw), (fw, D - fw), (0, -1)))
+    lines.append(((fw, D - fw), (fw, fw), (1, 0)))
+    board_pts, normals, found = [], [], []
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    for a, e, n in lines:
+        a, e, n = np.array(a, float), np.array(e, float), np.array(n, float)
+        length = np.linalg.norm(e - a)
+        for t in np.arange(step, length - step / 2, step):
+            p = a + (e - a) * t / length
+            q = project(np.array([p, p + n * 3.0]))
+            nrm = q[1] - q[0]
+            ppm = np.linalg.norm(nrm) / 3.0
+            if ppm <= 0:
+                continue
+            nrm /= np.linalg.norm(nrm)
+            ts = np.arange(-2.5 * ppm, 2.5 * ppm + 0.5, 0.5)
+            xs, ys = q[0, 0] + nrm[0] * ts, q[0, 1] + nrm[1] * ts
+            if xs.min() < 1 or ys.min() < 1 or xs.max() > gray.shape[1] - 2 or ys.max() > gray.shape[0] - 2:
+                continue
+            m = np.column_stack([xs, ys]).astype(np.float32).reshape(1, -1, 2)
+            gxs = cv2.remap(gx, m, None, cv2.INTER_LINEAR).ravel()
+            gys = cv2.remap(gy, m, None, cv2.INTER_LINEAR).ravel()
+            g = gxs * nrm[0] + gys * nrm[1]  # brightening towards the inside
+            k = int(np.argmax(g))
+            if g[k] < 40 or k == 0 or k == len(g) - 1:
+                continue
+            den = g[k - 1] - 2 * g[k] + g[k + 1]
+            off = 0.5 * (g[k - 1] - g[k + 1]) / den if den < 0 else 0.0
+            tt = ts[k] + off * 0.5
+            board_pts.append(p)
+            normals.append(nrm)
+            found.append(q[0] + nrm * tt)
+    return (
+        np.array(board_pts).reshape(-1, 2),
+        np.array(normals).reshape(-1, 2),
+        np.array(found).reshape(-1, 2),
+    )
+
+
+def _samples(sol, sigma: float, n: int = 40) -> np.ndarray:
+    """Homographies drawn from the Gaussian approximation of a least-squares fit's uncertainty."""
+    J = sol.jac
+    try:
+        cov = np.linalg.inv(J.T @ J) * sigma**2
+        draws = np.random.default_rng(0).multivariate_normal(sol.x, cov, size=n, method="cholesky")
+    except (np.linalg.LinAlgError, ValueError):
+        return np.zeros((0, 3, 3))
+    return np.array([np.append(d[:8], 1.0).reshape(3, 3) for d in draws])
+
+
+def refine(gray: np.ndarray, H: np.ndarray, profile: Profile, fit_distortion: bool = True) -> BoardFit:
+    """Fit the board homography and the radial distortion on every hole seen (centre to a fraction
+    of a pixel) and on the inner edge of the frame line, robustly (outliers: holes half hidden by
+    pieces, clutter on the frame)."""
+    b = profile.board
+    centre = ((gray.shape[1] - 1) / 2, (gray.shape[0] - 1) / 2)
+    to_board = cell_to_board(profile)
+    cells = np.array([(r, c) for r in range(GRID) for c in range(GRID)])
+    hole_xy = apply_h(to_board, cells[:, ::-1].astype(float))
+    slot_xy = np.array(b.pillar_slots, float)
+    all_xy = np.vstack([hole_xy, slot_xy])
+    all_cells = np.vstack([cells, np.full((len(slot_xy), 2), -1)])
+    kappa = 0.0
+    scale = 1.0 / max(gray.shape)  # parameters are kept near unit size
+    fit = None
+    for _ in range(3):  # measure again around the refined prediction
+        pred = distort(apply_h(H, all_xy), kappa, centre)
+        ppm = np.sqrt(abs(np.linalg.det(_local_affine(H, all_xy))))
+        meas, keep = [], []
+        for i, (uv, s) in enumerate(zip(pred, ppm, strict=True)):
+            c = hole_centre(gray, uv, s * b.hole_diameter / 2)
+            if c is not None and np.hypot(*(c - uv)) < 0.25 * s * b.pitch:
+                meas.append(c)
+                keep.append(i)
+        if len(keep) < MIN_HOLES:
+            break
+        hx, hm = all_xy[keep], np.array(meas)
+        ex, en, em = frame_edge_points(
+            gray, lambda xy, H=H, k=kappa: distort(apply_h(H, xy), k, centre), profile
+        )
+        p0 = np.append((H / H[2, 2]).ravel()[:8], kappa / scale**2)
+
+        def residuals(p: np.ndarray, hx=hx, hm=hm, ex=ex, en=en, em=em) -> np.ndarray:
+            Hp = np.append(p[:8], 1.0).reshape(3, 3)
+            k = p[8] * scale**2 if fit_distortion else 0.0
+            r1 = (distort(apply_h(Hp, hx), k, centre) - hm).ravel()
+            if len(ex):
+                r2 = np.sum((distort(apply_h(Hp, ex), k, centre) - em) * en, axis=1)
+                return np.concatenate([r1, r2])
+            return r1
+
+        sol = least_squares(residuals, p0, loss="huber", f_scale=1.0, x_scale="jac", max_nfev=200)
+        H = np.append(sol.x[:8], 1.0).reshape(3, 3)
+        kappa = float(sol.x[8] * scale**2) if fit_distortion else 0.0
+        res = residuals(sol.x)
+        rms = float(np.sqrt(np.mean(np.minimum(np.abs(res), 3.0) ** 2)))
+        fit = BoardFit(
+            H,
+            kappa,
+            centre,
+            hm,
+            all_cells[keep],
+            0.0,
+            rms,
+            {"holes": len(keep), "edge_points": len(ex)},
+            _samples(sol, max(rms, 0.3)),
+        )
+    if fit is None:
+        fit = BoardFit(H, 0.0, centre, np.zeros((0, 2)), np.zeros((0, 2), int), 0.0, float("inf"))
+    return fit
+
+
+MIN_REGISTRATION = 0.35  #: template agreement below this is not a board
+
+
+def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> BoardFit:
+    """Stages 2a-2c on a BGR image: the board's refined homography and lens distortion.
+
+    Raises :class:`NoBoardError` when no lattice of holes registers as a whole board in frame."""
+    s = DETECT_LONG_SIDE / max(image.shape[:2])
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else image
+    s = min(s, 1.0)
+    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    lattices = fit_lattices(hole_candidates(small))
+    regs = sorted((r for lat in lattices for r in register(gray_small, lat, profile)), key=lambda r: -r[0])
+    if not regs or regs[0][0] < MIN_REGISTRATION:
+        raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
+    H0 = np.diag([1 / s, 1 / s, 1.0]) @ regs[0][1]
+    fit = refine(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), H0, profile)
+    if fit.evidence.get("holes", 0) < MIN_HOLES:
+        raise NoBoardError(f"{name}: the board's holes could not be measured")
+    fit.score = float(regs[0][0])
+    return fit

@@ -87,14 +87,17 @@ def load_photo(source: str | Path | bytes, max_long_side: int = WORK_LONG_SIDE) 
         except OSError as e:
             raise UnreadableImageError(f"{name}: cannot read the file ({e.strerror or e})") from None
         if size > MAX_FILE_BYTES:
-            raise ImageTooLargeError(f"{name}: the file is {size / 2**20:.0f} MB, over the "
-                                     f"{MAX_FILE_BYTES // 2**20} MB limit")
+            raise ImageTooLargeError(
+                f"{name}: the file is {size / 2**20:.0f} MB, over the {MAX_FILE_BYTES // 2**20} MB limit"
+            )
         try:
             data = path.read_bytes()
         except OSError as e:
             raise UnreadableImageError(f"{name}: cannot read the file ({e.strerror or e})") from None
     if len(data) > MAX_FILE_BYTES:
-        raise ImageTooLargeError(f"{name}: {len(data) / 2**20:.0f} MB, over the {MAX_FILE_BYTES // 2**20} MB limit")
+        raise ImageTooLargeError(
+            f"{name}: {len(data) / 2**20:.0f} MB, over the {MAX_FILE_BYTES // 2**20} MB limit"
+        )
     if not data:
         raise UnreadableImageError(f"{name}: the file is empty")
     return decode_photo(data, name, max_long_side)
@@ -109,12 +112,14 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
             img = Image.open(io.BytesIO(data))
             fmt = FORMATS.get(img.format or "")
             if fmt is None:
-                raise UnreadableImageError(f"{name}: {img.format or 'unknown'} images are not supported "
-                                           "(JPEG, PNG, WebP or HEIC)")
+                raise UnreadableImageError(
+                    f"{name}: {img.format or 'unknown'} images are not supported (JPEG, PNG, WebP or HEIC)"
+                )
             w, h = img.size
             if w * h > MAX_PIXELS:
-                raise ImageTooLargeError(f"{name}: {w} x {h} pixels is over the limit of "
-                                         f"{MAX_PIXELS / 1e6:.0f} megapixels")
+                raise ImageTooLargeError(
+                    f"{name}: {w} x {h} pixels is over the limit of {MAX_PIXELS / 1e6:.0f} megapixels"
+                )
             if max(w, h) < MIN_LONG_SIDE:
                 raise UnreadableImageError(f"{name}: {w} x {h} pixels is too small to read a board")
             exif = img.getexif()
@@ -129,7 +134,10 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
             rgb = np.asarray(img.convert("RGB"))
     except PhotoError:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImageTooLargeError(f"{name}: the image has too many pixels (over "
+                                 f"{MAX_PIXELS / 1e6:.0f} megapixels)") from None
+    except UnidentifiedImageError:
         raise UnreadableImageError(f"{name}: not a readable image (JPEG, PNG, WebP or HEIC)") from None
     except (OSError, ValueError, SyntaxError, EOFError, MemoryError, RuntimeError) as e:
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
@@ -142,7 +150,9 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
         import cv2
 
         f = max_long_side / long_side
-        bgr = cv2.resize(bgr, (round(bgr.shape[1] * f), round(bgr.shape[0] * f)), interpolation=cv2.INTER_AREA)
+        bgr = cv2.resize(
+            bgr, (round(bgr.shape[1] * f), round(bgr.shape[0] * f)), interpolation=cv2.INTER_AREA
+        )
         scale *= f
     scale = bgr.shape[1] / w
     return Photo(bgr, (w, h), scale, fmt, orientation if orientation in range(1, 9) else 1, focal)

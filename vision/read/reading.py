@@ -12,11 +12,10 @@ import numpy as np
 from scoring.garden import Garden
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
-from vision.read.load import Photo, PhotoError, load_photo
+from vision.read.board import NoBoardError
+from vision.read.load import Photo, load_photo
 
-
-class NoBoardError(PhotoError):
-    """The photo shows no readable player board."""
+__all__ = ["NoBoardError", "ReadWarning", "Reading", "TileReading", "read_photo"]
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,9 @@ class Reading:
     confidence: float  #: 0..1 for the whole reading
     warnings: list[ReadWarning]
     camera: Camera  #: the photo's camera (full-size upright pixels)
-    board_corners_px: np.ndarray  #: (4, 2) outer board corners: top-left, top-right, bottom-right, bottom-left
+    board_corners_px: (
+        np.ndarray
+    )  #: (4, 2) outer board corners: top-left, top-right, bottom-right, bottom-left
     tiles: list[TileReading]
     image_size: tuple[int, int]  #: (width, height) of the upright photo
     timings: dict[str, float] = field(default_factory=dict)

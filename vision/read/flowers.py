@@ -1,0 +1,95 @@
+"""Stage 5: flower colours, of each tile (its band) and of the board (its emblem's petals).
+
+Colours are compared in CIE Lab after the photo has been white-balanced on the board's own sand
+(:func:`vision.read.views.board_gain`), so a warm lamp or a dark exposure does not move them; the
+references are the profile's flower colours, so a calibrated profile reads another edition.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.camera import Camera
+from vision.profile import Profile, rgb
+from vision.read.views import Grid, LevelView
+
+
+def flower_lab(profile: Profile) -> dict[str, np.ndarray]:
+    out = {}
+    for name, hx in profile.flowers.items():
+        c = rgb(hx)[::-1].reshape(1, 1, 3).astype(np.float32)
+        out[name] = cv2.cvtColor(c, cv2.COLOR_BGR2Lab).reshape(3)
+    return out
+
+
+def classify(lab_pixels: np.ndarray, profile: Profile) -> tuple[str, dict[str, float]]:
+    """The flower whose colour is nearest to the pixels' median (chroma weighs twice the lightness),
+    with a score per flower (0..1, softmax of the distances)."""
+    refs = flower_lab(profile)
+    if not len(lab_pixels):
+        return "", {}
+    med = np.median(lab_pixels.reshape(-1, 3), axis=0)
+    w = np.array([0.5, 1.0, 1.0])
+    d = {n: float(np.linalg.norm((med - r) * w)) for n, r in refs.items()}
+    z = np.array([-v / 12.0 for v in d.values()])
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    scores = {n: float(pi) for n, pi in zip(d, p, strict=True)}
+    return min(d, key=d.get), scores
+
+
+def band_pixels(
+    view: LevelView, visible: np.ndarray, profile: Profile, row: int, col: int, placement: tuple[float, ...]
+) -> np.ndarray:
+    """Lab pixels of a tile's flower band (the middle of its 3 mm) that are visible in ``view``."""
+    g: Grid = view.grid
+    b, t = profile.board, profile.tile
+    cx = b.grid_origin[0] + (col + 1) * b.pitch + placement[0]
+    cy = b.grid_origin[1] + (row + 1) * b.pitch + placement[1]
+    th = np.radians(placement[2]) if len(placement) > 2 else 0.0
+    half = t.size / 2
+    rings = []
+    for inset in (0.9, 1.5, 2.1):
+        r = half - inset
+        s = np.linspace(-r + 1.0, r - 1.0, 40)
+        for ux, uy in (
+            (s, np.full_like(s, -r)),
+            (s, np.full_like(s, r)),
+            (np.full_like(s, -r), s),
+            (np.full_like(s, r), s),
+        ):
+            x = cx + ux * np.cos(th) - uy * np.sin(th)
+            y = cy + ux * np.sin(th) + uy * np.cos(th)
+            rings.append(np.column_stack([x, y]))
+    px = g.to_px(np.vstack(rings))
+    i = np.round(px[:, 1]).astype(int)
+    j = np.round(px[:, 0]).astype(int)
+    ok = (i >= 0) & (j >= 0) & (i < g.size) & (j < g.size)
+    i, j = i[ok], j[ok]
+    seen = visible[i, j] > 0.5
+    lab = view.lab[i[seen], j[seen]]
+    # leave out the garden green (a pixel off the band) and shadowed pixels
+    ok2 = (lab[:, 1] > -8.0) & (lab[:, 0] > 25.0)
+    return lab[ok2]
+
+
+def board_flower(
+    image: np.ndarray, cam: Camera, profile: Profile, gain: np.ndarray
+) -> tuple[str, dict[str, float]]:
+    """The board's flower, from the petals of the emblem in the storage strip."""
+    b = profile.board
+    ex, ey = b.emblem_centre
+    r0, r1 = b.emblem_centre_diameter / 2 + 1.5, b.emblem_diameter / 2 - 2.0
+    rr, aa = np.meshgrid(np.linspace(r0, r1, 8), np.linspace(0, 2 * np.pi, 90, endpoint=False))
+    xy = np.column_stack([ex + (rr * np.cos(aa)).ravel(), ey + (rr * np.sin(aa)).ravel(), np.zeros(rr.size)])
+    uv = np.round(cam.project(xy)).astype(int)
+    h, w = image.shape[:2]
+    ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    px = image[uv[ok, 1], uv[ok, 0]].astype(np.float32) / 255.0 * gain
+    lab = cv2.cvtColor(np.clip(px, 0, 1).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    # the petals are what is neither the emblem's dark green ground nor its shadows
+    petals = lab[(lab[:, 1] > -10.0) & (lab[:, 0] > 30.0)]
+    if len(petals) < 10:
+        return "", {}
+    return classify(petals, profile)

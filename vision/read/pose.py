@@ -1,0 +1,117 @@
+"""Stage 3: the camera, from the board's plane homography.
+
+With square pixels and the principal point at the image centre, a plane's homography fixes the
+focal length through the two constraints of a rotation (its first two columns are orthogonal and
+of equal length; Zhang's calibration with one unknown). When the camera looks nearly straight down
+those constraints vanish and the homography only fixes f / distance: then the focal length stays
+uncertain here (a range, from the phone's field of view, 60-80 degrees across the long side, or from
+EXIF) and the terrace tiles, standing at known heights, decide it (:mod:`vision.read.tiles`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.camera import Camera
+
+HFOV_RANGE = (58.0, 82.0)  #: field of view across the long side (spec: 60-80 degrees), with a margin
+
+
+@dataclass(frozen=True)
+class FocalEstimate:
+    """What the board plane says about the focal length (pixels of the working image)."""
+
+    f: float  #: the best estimate
+    lo: float  #: plausible range
+    hi: float
+    from_plane: float | None  #: the homography's own estimate, when it has one
+    tilt_deg: float  #: the camera's tilt from the board's normal (at ``f``)
+
+    @property
+    def certain(self) -> bool:
+        return self.hi / self.lo < 1.03
+
+
+def _centred(H: np.ndarray, c: tuple[float, float]) -> np.ndarray:
+    T = np.array([[1.0, 0, -c[0]], [0, 1, -c[1]], [0, 0, 1]])
+    Hc = T @ H
+    return Hc / np.linalg.norm(Hc[:, :2])
+
+
+def focal_from_homography(H: np.ndarray, c: tuple[float, float]) -> float | None:
+    """Focal length (pixels) from a plane's homography, principal point ``c``; None when the two
+    constraints do not give a positive 1/f^2 (a fronto-parallel view, or noise)."""
+    h = _centred(H, c)
+    h1, h2 = h[:, 0], h[:, 1]
+    a = np.array([h1[0] * h2[0] + h1[1] * h2[1], h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2])
+    b = np.array([h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2])
+    den = float(a @ a)
+    if den <= 0:
+        return None
+    w = -float(a @ b) / den
+    return 1.0 / math.sqrt(w) if w > 0 else None
+
+
+def pose_from_homography(H: np.ndarray, f: float, c: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Rotation (board -> camera, det -1: the board frame is left-handed) and translation (mm) of
+    the camera that sees the board plane through ``H`` with focal length ``f``."""
+    K = np.array([[f, 0, c[0]], [0, f, c[1]], [0, 0, 1.0]])
+    M = np.linalg.solve(K, H)
+    lam = 2.0 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
+    if M[2, 2] * lam < 0:
+        lam = -lam  # the board is in front of the camera
+    r1, r2, t = lam * M[:, 0], lam * M[:, 1], lam * M[:, 2]
+    r3 = -np.cross(r1, r2)
+    U, _, Vt = np.linalg.svd(np.column_stack([r1, r2, r3]))
+    R = U @ Vt  # the nearest orthogonal matrix; its determinant stays -1
+    return R, t
+
+
+def tilt_deg(R: np.ndarray) -> float:
+    """Angle between the optical axis and the board's downward normal."""
+    return float(np.degrees(np.arccos(np.clip(-R[2, 2], -1.0, 1.0))))
+
+
+def estimate_focal(
+    H: np.ndarray,
+    c: tuple[float, float],
+    size: tuple[int, int],
+    exif_f: float | None = None,
+    H_sigma: np.ndarray | None = None,
+) -> FocalEstimate:
+    """The focal length the plane allows, with a plausible range: the plane's own estimate where
+    the view is tilted enough to carry one (its spread from ``H_sigma``, samples of the homography
+    drawn from the fit's uncertainty), within the phone's field of view; EXIF, when present,
+    narrows the range."""
+    long_side = max(size)
+    lo = long_side / (2 * math.tan(math.radians(HFOV_RANGE[1]) / 2))
+    hi = long_side / (2 * math.tan(math.radians(HFOV_RANGE[0]) / 2))
+    if exif_f and lo * 0.8 < exif_f < hi * 1.25:
+        lo, hi = max(lo * 0.9, exif_f * 0.97), min(hi * 1.1, exif_f * 1.03)
+    f_plane = focal_from_homography(H, c)
+    f = math.sqrt(lo * hi)
+    if f_plane and H_sigma is not None and len(H_sigma):
+        samples = [focal_from_homography(Hs, c) for Hs in H_sigma]
+        ok = np.array([s for s in samples if s], dtype=float)
+        if len(ok) >= 0.8 * len(samples):
+            # the fit's spread, doubled, and 2 % for what the model leaves out (the board's warp)
+            p5, p50, p95 = np.percentile(ok, [5, 50, 95])
+            plo, phi = p50 - 2 * (p50 - p5) - 0.02 * p50, p50 + 2 * (p95 - p50) + 0.02 * p50
+            if phi / plo < 1.15 or (plo < hi and phi > lo):
+                lo, hi = (max(lo, plo), min(hi, phi)) if (plo < hi and phi > lo) else (plo, phi)
+                f = f_plane
+    f = float(np.clip(f, lo, hi))
+    R, _ = pose_from_homography(H, f, c)
+    return FocalEstimate(f, lo, hi, f_plane, tilt_deg(R))
+
+
+def camera_from_homography(
+    H: np.ndarray, f: float, kappa: float, size: tuple[int, int], c: tuple[float, float]
+) -> Camera:
+    """The :class:`Camera` (working-image pixels) with focal length ``f`` that sees the board plane
+    through ``H``; ``kappa`` is the pixel-unit radial distortion of :class:`vision.read.board.BoardFit`."""
+    R, t = pose_from_homography(H, f, c)
+    return Camera(int(size[0]), int(size[1]), f, f, c[0], c[1], R, t, kappa * f * f)

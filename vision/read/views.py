@@ -1,0 +1,109 @@
+"""Rectified views of the photo: the building zone seen on the plane of one level.
+
+A view of level k resamples the photo (through the camera and its lens distortion) onto a regular
+grid of board coordinates at height z = 22.5 k. A terrace tile on level k appears in that view as an
+upright 58 mm square on its 2 x 2 block, whatever the camera; a tile on another level appears moved
+and scaled by the parallax between the two planes. That is the plane sweep of :mod:`vision.read.tiles`.
+
+Colours are first normalised on the board's own sand print (a von Kries gain per channel), so the
+features below do not depend on white balance or exposure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.camera import Camera
+from vision.profile import Profile, rgb
+
+MARGIN_MM = 10.0  #: the views reach this far beyond the building zone
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Board coordinates of a view: pixel (i, j) is at x = x0 + j / ppm, y = y0 + i / ppm."""
+
+    x0: float
+    y0: float
+    ppm: float
+    size: int
+
+    def to_px(self, xy: np.ndarray) -> np.ndarray:
+        return (np.asarray(xy, float) - [self.x0, self.y0]) * self.ppm
+
+    def xy(self) -> tuple[np.ndarray, np.ndarray]:
+        c = self.x0 + np.arange(self.size) / self.ppm
+        r = self.y0 + np.arange(self.size) / self.ppm
+        return np.meshgrid(c, r)
+
+
+@dataclass
+class LevelView:
+    level: int
+    z: float
+    grid: Grid
+    bgr: np.ndarray  #: float32 0..1, white-balanced on the board
+    lab: np.ndarray  #: float32 Lab of ``bgr``
+    green: np.ndarray  #: 0..1, how much each pixel looks like the tiles' garden green
+    inside: np.ndarray  #: bool: the pixel's source is inside the photo
+
+
+def zone_grid(profile: Profile, ppm: float) -> Grid:
+    b = profile.board
+    ox, oy = b.grid_origin
+    span = 8 * b.pitch + 2 * MARGIN_MM
+    return Grid(ox - MARGIN_MM, oy - MARGIN_MM, ppm, int(round(span * ppm)))
+
+
+def sample_maps(cam: Camera, grid: Grid, z: float) -> tuple[np.ndarray, np.ndarray]:
+    """cv2.remap maps from the grid at height z to the photo's (distorted) pixels."""
+    X, Y = grid.xy()
+    pts = np.column_stack([X.ravel(), Y.ravel(), np.full(X.size, z)])
+    uv = cam.project(pts).astype(np.float32)
+    return uv[:, 0].reshape(X.shape), uv[:, 1].reshape(X.shape)
+
+
+def board_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
+    """Per-channel gain (B, G, R) that brings the board's sand print to its nominal colour: sampled
+    on the margin between the frame line and the building zone, which no tile covers."""
+    b = profile.board
+    ox, oy = b.grid_origin
+    lo, hi = b.frame_width + 2.5, ox - 3.0
+    W, D = b.width, b.depth
+    pts = []
+    for t in np.linspace(20, min(W, D) - 20, 24):
+        for s in np.linspace(lo, hi, 3):
+            pts += [(t, s), (s, t), (t, D - s)]
+    xy = np.array(pts, float)
+    uv = cam.project(np.column_stack([xy, np.zeros(len(xy))]))
+    h, w = image.shape[:2]
+    ok = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
+    uv = np.round(uv[ok]).astype(int)
+    if len(uv) < 10:
+        return np.ones(3, np.float32)
+    px = image[uv[:, 1], uv[:, 0]].astype(np.float32) / 255.0
+    med = np.median(px, axis=0)
+    target = rgb(b.colour)[::-1]
+    return (target / np.maximum(med, 1e-3)).astype(np.float32)
+
+
+def greenness(lab: np.ndarray) -> np.ndarray:
+    """0..1: the garden green has a* near -30 where every other print of the board and tiles has
+    a* above -2 (white balance already normalised)."""
+    return np.clip((-lab[..., 1] - 8.0) / 12.0, 0.0, 1.0)
+
+
+def level_view(
+    image: np.ndarray, cam: Camera, grid: Grid, level: int, profile: Profile, gain: np.ndarray
+) -> LevelView:
+    z = profile.tile_top_z(level)
+    mx, my = sample_maps(cam, grid, z)
+    h, w = image.shape[:2]
+    inside = (mx >= 0) & (mx <= w - 1) & (my >= 0) & (my <= h - 1)
+    src = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    bgr = np.clip(src.astype(np.float32) / 255.0 * gain, 0.0, 1.0)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+    return LevelView(level, z, grid, bgr, lab, greenness(lab), inside)
