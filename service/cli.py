@@ -236,6 +236,87 @@ def serve_cmd(
         raise fail(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
+@app.command("batch")
+def batch_cmd(
+    paths: Annotated[list[str], typer.Argument(help="photos, folders (recursed) or glob patterns")],
+    out_file: Annotated[
+        Path, typer.Option("--out", help="results file, .jsonl or .csv; run again with it to resume")
+    ] = Path("results.jsonl"),
+    workers: Annotated[
+        int | None, typer.Option(min=1, max=512, help="worker processes (default: all cores)")
+    ] = None,
+    overlays: Annotated[
+        Path | None, typer.Option(help="folder for the photos with the reading drawn on them")
+    ] = None,
+    games: Annotated[
+        bool, typer.Option("--games", help="photos in one folder are one game: rank each game")
+    ] = False,
+    dask: Annotated[
+        str | None, typer.Option(help="a Dask scheduler's address (tcp://HOST:8786) to send the work to")
+    ] = None,
+    doubtful_below: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="list readings less confident than this as doubtful")
+    ] = 0.5,
+) -> None:
+    """Score every photo under PATHS in parallel, a result line per photo as it is done; a rerun with
+    the same --out skips the photos already done (by content)."""
+    from service.batch import Plan, run_batch
+    from service.batch.execute import ClusterError, default_workers
+    from service.batch.games import games_path, rank_games, write_games
+    from service.batch.inputs import InputError, find_photos
+    from service.batch.record import overlays_available
+    from service.batch.report import progress_bar, summary_lines
+    from service.batch.results import ResultsFileError, codec_for
+
+    if dask and workers:
+        raise fail("--workers and --dask exclude each other (the cluster has its own workers)")
+    try:
+        codec_for(out_file)
+    except ResultsFileError as e:
+        raise fail(str(e)) from None
+    if out_file.parent and not out_file.parent.is_dir():
+        raise fail(f"--out {out_file}: no folder {out_file.parent}")
+    games_file = games_path(out_file) if games else None
+    skip = [p for p in (out_file, games_file, overlays) if p is not None]
+    if overlays is not None:
+        if overlays.exists() and not overlays.is_dir():
+            raise fail(f"--overlays {overlays}: exists and is not a folder")
+        if not overlays_available():
+            err.print("overlays skipped: the photo reader cannot draw them yet "
+                      "(no vision.read.overlay.draw_overlay)", highlight=False, soft_wrap=True)
+            overlays = None
+    try:
+        files = find_photos(paths, skip)
+    except InputError as e:
+        raise fail(str(e)) from None
+    if not files:
+        raise fail(f"no photos under {' '.join(paths)} (.jpg .jpeg .png .webp .heic)")
+    progress = progress_bar(err)
+
+    def on_plan(plan: Plan) -> None:
+        progress.add_task("scoring", total=len(plan.todo) + len(plan.unreadable))
+
+    try:
+        with progress:
+            outcome = run_batch(files, out_file, workers or default_workers(), overlays, dask, on_plan,
+                                lambda _: progress.advance(progress.task_ids[0]))
+    except (ResultsFileError, ClusterError) as e:
+        raise fail(str(e)) from None
+    ranked = rank_games([(f, outcome.of(f)) for f, _ in outcome.plan.photos]) if games else None
+    for line in summary_lines(outcome, doubtful_below, ranked):
+        out.print(line, highlight=False, markup=False)
+    if games_file is not None and ranked is not None:
+        try:
+            write_games(games_file, ranked)
+        except OSError as e:
+            raise fail(f"{games_file}: cannot write: {e.strerror or e}") from None
+        out.print(f"games: {games_file}", highlight=False)
+    out.print(f"results: {out_file}", highlight=False)
+    if outcome.interrupted:
+        err.print("interrupted: the results so far are kept; run the same command again to go on")
+        raise typer.Exit(130)
+
+
 def main() -> None:
     """Entry point. Bad input is reported by the commands themselves (exit 2); anything else that
     goes wrong is a bug: one line and exit 1, or the traceback with BABYLON_DEBUG=1."""
