@@ -11,7 +11,7 @@ from scoring.garden import SYMBOLS
 from vision.profile import Profile
 from vision.render import pieces
 from vision.render.conditions import ClutterItem
-from vision.render.extras import FOREARM_MM
+from vision.render.extras import FOREARM_MM, PENCIL_TURN_DEG
 from vision.render.looks import Artwork
 from vision.render.mesh import Face, Pose, Solid, ellipse, loft, prism, rect, rot_z
 from vision.render.textures import BOARD_MOTTLE, board_top, box_lid, linear, print_finish, score_pad, tile_top
@@ -99,7 +99,8 @@ def pad_and_pencil(item: ClutterItem, ppm: float, z_table: float) -> list[Solid]
     rng = np.random.default_rng([item.seed, 0x9E])
     colour = ("#E8B920", "#2F5E8F", "#C0392B", "#C8A878")[int(rng.integers(4))]
     length, dia = 170.0, 7.0
-    axis = rot_z(item.angle_deg + 8.0) @ np.array([[0, 0, 1.0], [0, 1.0, 0], [-1.0, 0, 0]])  # local z -> x
+    # along the pad's long side, a little askew: local z -> the pencil's direction
+    axis = rot_z(item.angle_deg + PENCIL_TURN_DEG) @ np.array([[0, 0, 1.0], [0, 1.0, 0], [-1.0, 0, 0]])
     centre = np.array([item.x_mm + off[0], item.y_mm + off[1], z_table + dia / 2])
     ppose = Pose(axis, centre - axis @ np.array([0, 0, length / 2]))
     hexagon = np.array([[math.cos(t), math.sin(t)] for t in np.radians(np.arange(0, 360, 60) + 30)]) * dia / 2
@@ -118,7 +119,7 @@ def _limb(origin: np.ndarray, direction: float, up_lift: float, stations: list[t
     across = np.cross(d, up)
     R = np.column_stack([up, across, d])  # local x up, y across, z along the limb
     pose = Pose(R, np.asarray(origin, float))
-    rings = [(ellipse(h, w, 16) + (h / 2 + up_lift, lateral), along) for along, w, h in stations]
+    rings = [(ellipse(h, w, 12) + (h / 2 + up_lift, lateral), along) for along, w, h in stations]
     solid = loft(pose, rings, colour, colour, colour)
     solid.material = "skin"
     return solid
@@ -143,22 +144,21 @@ def hand(item: ClutterItem, z_table: float) -> list[Solid]:
         lat = side * (1.5 - j) * 19.0 * k
         o = tip + d * back * k + across * lat
         r = fw * k / 2
-        stations = [(0.0, 0.3 * fw * k, 0.3 * fh * k), (0.35 * r, 0.8 * fw * k, 0.8 * fh * k),
-                    (r, fw * k, fh * k), (length * k, 1.1 * fw * k, 1.05 * fh * k)]
+        stations = [(0.0, 0.35 * fw * k, 0.35 * fh * k), (0.3 * r, 0.78 * fw * k, 0.78 * fh * k),
+                    (0.85 * r, fw * k, 0.97 * fh * k), (length * k, 1.1 * fw * k, 1.05 * fh * k)]
         out.append(_limb(np.array([*o, z]), a, 0.0, stations, skin))
     palm0 = tip + d * 72.0 * k
     pw = width
     out.append(_limb(np.array([*palm0, z]), a, 0.0,
-                     [(0.0, 0.8 * pw, 20 * k), (8 * k, pw, 26 * k), (60 * k, 1.02 * pw, 30 * k),
-                      (105 * k, 0.85 * pw, 30 * k), (113 * k, 0.65 * pw, 26 * k)], skin))
+                     [(0.0, 0.8 * pw, 20 * k), (10 * k, pw, 27 * k), (100 * k, 0.9 * pw, 30 * k),
+                      (113 * k, 0.65 * pw, 26 * k)], skin))
     # the thumb, from the palm's side near the wrist, slanting in towards the board
-    base = palm0 + d * 70.0 * k + across * side * 0.45 * pw
-    t_dir = a + 180.0 - side * 35.0
+    base = palm0 + d * 82.0 * k + across * side * 0.42 * pw
+    t_dir = a + 180.0 - side * 42.0
     out.append(_limb(np.array([*base, z]), t_dir, 0.0,
-                     [(0.0, 24 * k, 20 * k), (55 * k, 20 * k, 17 * k), (66 * k, 14 * k, 12 * k),
-                      (70 * k, 6 * k, 6 * k)], skin))
+                     [(0.0, 26 * k, 21 * k), (66 * k, 20 * k, 16 * k), (74 * k, 14 * k, 12 * k),
+                      (78 * k, 7 * k, 7 * k)], skin))
     wrist = palm0 + d * 105.0 * k
     out.append(_limb(np.array([*wrist, z]), a, 0.0,
-                     [(0.0, 0.75 * pw, 34 * k), (FOREARM_MM * 0.5, 0.85 * pw, 44 * k),
-                      (FOREARM_MM, 0.9 * pw, 50 * k)], skin))
+                     [(0.0, 0.75 * pw, 34 * k), (FOREARM_MM, 0.9 * pw, 50 * k)], skin))
     return out

@@ -25,6 +25,7 @@ HAND_LENGTH_MM = 185.0  #: fingertips to wrist
 FOREARM_MM = 300.0
 OTHER_BOARD_GAP_MM = (40.0, 220.0)  #: from the photographed board (taller neighbours never hide it)
 FRAME_SHARE_MAX = 0.85  #: another board may show at most this much of itself in the photo
+PENCIL_TURN_DEG = 96.0  #: the pencil beside a score pad lies along its long side, a little askew
 
 
 def _rect(w: float, d: float, x: float, y: float, angle_deg: float, ox: float = 0.0) -> np.ndarray:
@@ -52,7 +53,8 @@ def footprint(item: ClutterItem, profile: Profile, tight: bool = False) -> np.nd
         w, d, _ = item.size_mm
         poly = _rect(w, d, x, y, a)
         if k == "pad":  # the pencil beside it
-            poly = np.vstack([poly, _rect(170.0, 8.0, x, y, a + 8.0, ox=0.0) + _turn((w / 2 + 14, 0), a)])
+            pencil = _rect(170.0, 8.0, 0.0, 0.0, a + PENCIL_TURN_DEG) + _turn((w / 2 + 14, 0), a) + (x, y)
+            poly = np.vstack([poly, pencil])
             poly = cv2.convexHull(poly.astype(np.float32))[:, 0, :].astype(float)
         return poly
     if k == "hand":

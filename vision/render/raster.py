@@ -205,11 +205,12 @@ def _coarse_points(F: np.ndarray, size: tuple[int, int], scale: int, step_mm: fl
 
 def plane_light(
     light: Lighting, F: np.ndarray, size: tuple[int, int], scale: int, cam_pos: np.ndarray,
-    material: Material, normal: np.ndarray, glow: float = 0.0, step_mm: float = 2.0,
+    material: Material, normal: np.ndarray, glow: float = 0.0, step_mm: float = 2.0, coarse: bool = False,
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """The smooth light fields over a plane textured face's (sw, sh) shading grid: the key light's
     share (falloff, angle, occluder), its specular reflection and the glossy sheen of the
-    surroundings (None when matte). Computed on a grid of about ``step_mm`` and resized."""
+    surroundings (None when matte). Computed on a grid of about ``step_mm`` and resized (unless
+    ``coarse``: then as computed, for ``cv2.resize`` to (sw, sh))."""
     P = _coarse_points(F, size, scale, step_mm)
     n = np.asarray(normal, np.float32)
     D = light.direct(P, n).astype(np.float32)
@@ -223,6 +224,8 @@ def plane_light(
         S *= smudge
         E *= smudge
     sw, sh = size
+    if coarse:
+        return D, S, E
 
     def up_(a: np.ndarray | None) -> np.ndarray | None:
         return None if a is None else cv2.resize(a, (sw, sh), interpolation=cv2.INTER_LINEAR)
@@ -426,6 +429,8 @@ def shade_plane_in_screen(
         ppm = _px_per_mm(Hb, cs)
         ext = hi - lo
         rho = float(min(max(ppm, 0.25), np.sqrt(max_texels / max(ext[0] * ext[1], 1e-6))))
+        if not foot_parts:  # a soft shadow needs no finer grid than its penumbra (bilinear warp after)
+            rho = min(rho, max(1.0, 5.0 / max(pen, 1e-3)))
         gw, gh = int(np.ceil(ext[0] * rho)) + 1, int(np.ceil(ext[1] * rho)) + 1
         G = np.array([[1 / rho, 0, lo[0]], [0, 1 / rho, lo[1]], [0, 0, 1.0]])
         X0, Y0 = np.floor(sc.min(axis=0)).astype(int) - 1
@@ -462,10 +467,11 @@ def shade_plane_in_screen(
             sub = acc[b0 - y0 : b1 - y0, a0 - x0 : a1 - x0]
             np.maximum(sub, loss, out=sub)
         ratio = np.mean([r for _, (_, r) in members], axis=0).astype(np.float32)
-        if light.mixed:
-            frame.img[y0:y1, x0:x1] *= 1.0 - np.minimum(acc[..., None] * ratio, 1.0)
-        else:
-            frame.img[y0:y1, x0:x1] *= (1.0 - acc)[..., None]
+        region = frame.img[y0:y1, x0:x1]
+        r = ratio if light.mixed else np.ones(3, np.float32)
+        keep = cv2.transform(acc[..., None], np.column_stack([-r, np.ones(3)]).astype(np.float32))
+        np.maximum(keep, 0.0, out=keep)  # 1 - acc * ratio per channel, in one pass
+        cv2.multiply(region, keep, dst=region)
 
 
 def _clusters(parts: list) -> list:
@@ -543,15 +549,15 @@ def lit_plane_texture(face: Face, light: Lighting, cam_pos: np.ndarray, material
         return face.tex
     th, tw = face.tex.shape[:2]
     D, S, E = plane_light(light, face.tex_frame, (tw, th), 1, cam_pos, material, face.normal, glow,
-                          step_mm=4.0)
-    amb = np.float32(light.ambient / light.norm)
-    if light.mixed:
-        fac = cv2.merge([D + amb * np.float32(t) for t in light.tint])
-        tex = cv2.multiply(face.tex, fac)
-    else:
-        tex = face.tex * (D + amb)[..., None]
+                          step_mm=4.0, coarse=True)
+    amb = np.float32(light.ambient / light.norm) * light.tint.astype(np.float32)
+    if light.position is None and light.occluder is None:  # the same light everywhere: one gain
+        gain = float(D.flat[0]) + amb
+        tex = cv2.multiply(face.tex, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))
+    else:  # the light's fields, coarse, resized once with their three channels
+        tex = cv2.multiply(face.tex, cv2.resize(D[..., None] + amb, (tw, th), interpolation=cv2.INTER_LINEAR))
     if S is not None:
-        tex += (S + E)[..., None]
+        tex += cv2.resize(S + E, (tw, th), interpolation=cv2.INTER_LINEAR)[..., None]
     return tex
 
 
@@ -599,7 +605,8 @@ def render(
                     continue  # a back face
                 frame.draw(f, None, tex, fl, i)
             elif k >= 0:
-                frame.draw(f, f.colour * table.fac[k] + table.spec[k], None, fl, i, k if per_pixel else -1)
+                frame.draw(f, f.colour * table.fac[k] + table.spec[k], None, fl, i,
+                           k if per_pixel and table.per_pixel[k] else -1)
     if per_pixel:
         shade_pixels(frame.img, frame.izbuf, frame.fid, cam, light, table, shadows)
     return frame

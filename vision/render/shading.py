@@ -101,14 +101,16 @@ def light_at(
 
 @dataclass
 class FaceTable:
-    """The faces shaded per pixel, by the index written into :attr:`Frame.fid`, and the light each
-    was drawn with (at its centre)."""
+    """The faces drawn with the light at their centre, by the index written into :attr:`Frame.fid`;
+    those whose light varies across them (curved, or partly shadowed, under a lamp, glossy) are lit
+    again per pixel."""
 
     faces: list[Face]
     mat_ids: np.ndarray  #: (F,) index into ``palette``
     palette: list[Material]
-    fac: np.ndarray  #: (F, 3)
+    fac: np.ndarray  #: (F, 3) the light each face was drawn with
     spec: np.ndarray  #: (F,)
+    per_pixel: np.ndarray  #: (F,) bool
 
     @staticmethod
     def build(light: Lighting, faces: list[Face], mats: list[Material], cam_pos: np.ndarray,
@@ -118,7 +120,19 @@ class FaceTable:
         P = np.array([f.verts.mean(axis=0) for f in faces]).reshape(-1, 3)
         N = np.array([_centre_normal(f) for f in faces]).reshape(-1, 3)
         fac, spec = light_at(light, P, N, cam_pos, ids, palette, shadows)
-        return FaceTable(faces, ids, palette, fac, spec)
+        per_pixel = np.zeros(len(faces), bool)
+        if faces:  # the light at every face's corners: where it differs from the centre's, per pixel
+            counts = np.array([len(f.verts) for f in faces])
+            VP = np.vstack([f.verts for f in faces])
+            VN = np.vstack([f.vnormals if f.vnormals is not None
+                            else np.repeat(f.normal[None], len(f.verts), 0) for f in faces])
+            owner = np.repeat(np.arange(len(faces)), counts)
+            fv, sv = light_at(light, VP, VN, cam_pos, ids[owner], palette, shadows)
+            dev = np.abs(fv - fac[owner]).max(axis=1) / np.maximum(fac[owner].max(axis=1), 0.05)
+            dev = np.maximum(dev, np.abs(sv - spec[owner]) * 3.0)
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            per_pixel = np.maximum.reduceat(dev, starts) > 0.03
+        return FaceTable(faces, ids, palette, fac, spec, per_pixel)
 
 
 def _centre_normal(f: Face) -> np.ndarray:
@@ -128,69 +142,104 @@ def _centre_normal(f: Face) -> np.ndarray:
     return n / max(float(np.linalg.norm(n)), 1e-12)
 
 
-def _pixel_points(cam: Camera, izbuf: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """Board points (n, 3) seen at the flat pixel indices ``idx``, from the inverse depths."""
-    v, u = np.divmod(idx, izbuf.shape[1])
-    z = 1.0 / izbuf.ravel()[idx].astype(np.float64)
-    pc = np.column_stack([(u - cam.cx) / cam.fx * z, (v - cam.cy) / cam.fy * z, z])
-    return (pc - cam.t) @ cam.R  # R^T (pc - t)
+class _Smooth:
+    """Per face of a table, the affine functions of a point on the face's plane that give its
+    barycentric weights in the triangles (v0, v1, v2) and (v0, v2, v3), and which triangle holds
+    it: the vertex normals of curved faces interpolated at any point for a few multiply-adds."""
+
+    def __init__(self, faces: list[Face], use: np.ndarray) -> None:
+        F = len(faces)
+        self.smooth = np.array([f.vnormals is not None for f in faces]) & use
+        self.G = np.zeros((F, 5, 3))  # side test, then (wa, wb) of triangle 1, (wa, wb) of triangle 2
+        self.H = np.zeros((F, 5))
+        self.N = np.zeros((F, 4, 3))
+        idx = np.nonzero(self.smooth)[0]
+        if idx.size == 0:
+            return
+        V = np.array([np.vstack([faces[i].verts[:4], faces[i].verts[2:3]])[:4] for i in idx])
+        VN = np.array([np.vstack([faces[i].vnormals[:4], faces[i].vnormals[2:3]])[:4] for i in idx])
+        n = np.array([faces[i].normal for i in idx])
+        self.N[idx] = VN
+
+        def affine(x: np.ndarray, base: np.ndarray, area: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            # ((x cross (p - base)) . n) / area = g . p + h
+            area = np.where(np.abs(area) > 1e-12, area, 1e12)
+            g = np.cross(n, x) / area[:, None]
+            return g, -np.einsum("ij,ij->i", np.cross(x, base), n) / area
+
+        def dot_n(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            return np.einsum("ij,ij->i", np.cross(a, b), n)
+
+        v0, v1, v2, v3 = V[:, 0], V[:, 1], V[:, 2], V[:, 3]
+        d = v2 - v0
+        self.G[idx, 0], self.H[idx, 0] = affine(d, v0, dot_n(d, v1 - v0))
+        for t, (a, b, c) in enumerate(((v0, v1, v2), (v0, v2, v3))):
+            area = dot_n(b - a, c - a)
+            self.G[idx, 1 + 2 * t], self.H[idx, 1 + 2 * t] = affine(c - b, b, area)
+            self.G[idx, 2 + 2 * t], self.H[idx, 2 + 2 * t] = affine(a - c, c, area)
+
+    def normals(self, P: np.ndarray, fid: np.ndarray, normals: np.ndarray) -> None:
+        """Interpolated normals at points ``P`` of faces ``fid``, into ``normals`` in place."""
+        sel = np.nonzero(self.smooth[fid])[0]
+        if sel.size == 0:
+            return
+        ids, p = fid[sel], P[sel]
+        w = np.einsum("nkj,nj->nk", self.G[ids], p) + self.H[ids]  # (n, 5)
+        second = w[:, 0] < 0  # across the diagonal from v1
+        wa = np.where(second, w[:, 3], w[:, 1])
+        wb = np.where(second, w[:, 4], w[:, 2])
+        wa, wb = np.clip(wa, -0.5, 1.5), np.clip(wb, -0.5, 1.5)
+        wc = 1.0 - wa - wb
+        Nf = self.N[ids]
+        nb = np.where(second[:, None], Nf[:, 2], Nf[:, 1])
+        nc = np.where(second[:, None], Nf[:, 3], Nf[:, 2])
+        n = wa[:, None] * Nf[:, 0] + wb[:, None] * nb + wc[:, None] * nc
+        n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
+        normals[sel] = n
 
 
-def _smooth_normals(P: np.ndarray, fid: np.ndarray, table: FaceTable, normals: np.ndarray) -> None:
-    """Interpolate the vertex normals of curved faces at their pixels (barycentric in the triangle
-    (v0, v1, v2) or (v0, v2, v3) that holds the point), into ``normals`` in place."""
-    smooth = np.array([f.vnormals is not None for f in table.faces])
-    sel = np.nonzero(smooth[fid])[0]
-    if sel.size == 0:
-        return
-    V4 = np.zeros((len(table.faces), 4, 3))
-    N4 = np.zeros((len(table.faces), 4, 3))
-    for i, f in enumerate(table.faces):
-        if f.vnormals is not None:
-            k = len(f.verts)
-            V4[i, :k], N4[i, :k] = f.verts[:4], f.vnormals[:4]
-            if k == 3:
-                V4[i, 3], N4[i, 3] = f.verts[2], f.vnormals[2]
-    ids = fid[sel]
-    p = P[sel]
-    v, nv = V4[ids], N4[ids]
-    fn = np.array([f.normal for f in table.faces])[ids]
-
-    def cross_n(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.einsum("ij,ij->i", np.cross(a, b), fn)
-
-    d = v[:, 2] - v[:, 0]
-    second = cross_n(d, p - v[:, 0]) * cross_n(d, v[:, 1] - v[:, 0]) < 0  # across the diagonal from v1
-    a = v[:, 0]
-    b = np.where(second[:, None], v[:, 2], v[:, 1])
-    c = np.where(second[:, None], v[:, 3], v[:, 2])
-    na = nv[:, 0]
-    nb = np.where(second[:, None], nv[:, 2], nv[:, 1])
-    nc = np.where(second[:, None], nv[:, 3], nv[:, 2])
-    area = cross_n(b - a, c - a)
-    ok = np.abs(area) > 1e-12
-    area = np.where(ok, area, 1.0)
-    wa = np.clip(cross_n(c - b, p - b) / area, -0.5, 1.5)
-    wb = np.clip(cross_n(a - c, p - c) / area, -0.5, 1.5)
-    wc = 1.0 - wa - wb
-    n = wa[:, None] * na + wb[:, None] * nb + wc[:, None] * nc
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
-    normals[sel[ok]] = n[ok]
+def _points(cam: Camera, u: np.ndarray, v: np.ndarray, iz: np.ndarray) -> np.ndarray:
+    """Board points (n, 3) seen at pixel positions (u, v) with inverse depths ``iz``."""
+    z = 1.0 / iz.astype(np.float64)
+    pc = np.empty((len(u), 3))
+    pc[:, 0] = (u - cam.cx) / cam.fx * z
+    pc[:, 1] = (v - cam.cy) / cam.fy * z
+    pc[:, 2] = z
+    pc -= cam.t
+    return pc @ cam.R  # R^T (pc - t)
 
 
 def shade_pixels(img: np.ndarray, izbuf: np.ndarray, fidbuf: np.ndarray, cam: Camera, light: Lighting,
                  table: FaceTable, shadows: TileShadows) -> None:
-    """Relight, in place, every pixel whose centre a face of ``table`` owns: the light of the
-    pixel's own point (and interpolated normal) replaces the light of the face's centre it was drawn
-    with (multiplied by the ratio, the specular swapped), so anti-aliased rims follow too."""
-    idx = np.flatnonzero(fidbuf >= 0)
-    if idx.size == 0 or not table.faces:
+    """Relight, in place, the pixels whose centre a face of ``table`` lit per pixel owns: the light of
+    the pixel's own point (and interpolated normal) replaces the light of the face's centre it was
+    drawn with (multiplied by the ratio, the specular swapped), so anti-aliased rims follow too.
+    Inside a face, the light is computed once per 2 x 2 block of pixels (at the block's centre);
+    along its edges, per pixel."""
+    if not table.faces or not table.per_pixel.any():
         return
-    fid = fidbuf.ravel()[idx].astype(np.int64)
-    P = _pixel_points(cam, izbuf, idx)
+    fidbuf = np.where(table.per_pixel[np.maximum(fidbuf, 0)] & (fidbuf >= 0), fidbuf, -1)
+    h2, w2 = fidbuf.shape[0] // 2, fidbuf.shape[1] // 2
+    f4 = fidbuf[: 2 * h2, : 2 * w2].reshape(h2, 2, w2, 2)
+    tl = f4[:, 0, :, 0]
+    uniform = (tl >= 0) & (f4[:, 0, :, 1] == tl) & (f4[:, 1, :, 0] == tl) & (f4[:, 1, :, 1] == tl)
+    by, bx = np.nonzero(uniform)
+    rest = fidbuf >= 0
+    rest[: 2 * h2, : 2 * w2] &= ~np.repeat(np.repeat(uniform, 2, axis=0), 2, axis=1)
+    py, px = np.nonzero(rest)
+    iz4 = izbuf[: 2 * h2, : 2 * w2].reshape(h2, 2, w2, 2)
+    u = np.concatenate([2 * bx + 0.5, px.astype(np.float64)])
+    v = np.concatenate([2 * by + 0.5, py.astype(np.float64)])
+    iz = np.concatenate([iz4[by, :, bx, :].reshape(-1, 4).mean(axis=1), izbuf[py, px]])
+    fid = np.concatenate([tl[by, bx], fidbuf[py, px]]).astype(np.int64)
+    P = _points(cam, u, v, iz)
     normals = np.array([f.normal for f in table.faces])[fid]
-    _smooth_normals(P, fid, table, normals)
+    _Smooth(table.faces, table.per_pixel).normals(P, fid, normals)
     fac, spec = light_at(light, P, normals, cam.position, table.mat_ids[fid], table.palette, shadows)
-    ratio = np.clip(fac / np.maximum(table.fac[fid], 1e-4), 0.0, 20.0)
-    flat = img.reshape(-1, 3)
-    flat[idx] = np.maximum(flat[idx] * ratio + (spec - table.spec[fid])[:, None], 0.0)
+    ratio = np.clip(fac / np.maximum(table.fac[fid], 1e-4), 0.0, 20.0).astype(np.float32)
+    dspec = (spec - table.spec[fid]).astype(np.float32)
+    nb = len(by)
+    img4 = img[: 2 * h2, : 2 * w2].reshape(h2, 2, w2, 2, 3)
+    blocks = img4[by, :, bx] * ratio[:nb, None, None, :] + dspec[:nb, None, None, None]
+    img4[by, :, bx] = np.maximum(blocks, 0.0)
+    img[py, px] = np.maximum(img[py, px] * ratio[nb:] + dspec[nb:, None], 0.0)
