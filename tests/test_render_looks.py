@@ -11,6 +11,7 @@ import pytest
 
 from vision.camera import Camera
 from vision.profile import REFERENCE
+from vision.render import looks as lr
 from vision.render import pieces
 from vision.render.conditions import PRINTS, Light, TableSpec, make_camera, render_camera, sample_conditions
 from vision.render.lighting import Lighting, Material
@@ -109,9 +110,18 @@ def test_looks_are_drawn_from_the_seed_and_recorded() -> None:
     assert len({lk.artwork.statue for lk in looks}) == ICON_VARIANTS
     rough = [lk.gloss.coat_roughness for lk in looks]
     assert min(rough) < 0.06 and max(rough) > 0.3
-    for lk in looks:
-        if lk.fill_kelvin > 0:
-            assert 2800 <= lk.fill_kelvin <= 6500
+    for c, lk in zip(many, looks, strict=True):  # every look within its named range
+        assert lk.fill_kelvin == 0 or (lk.fill_kelvin in lr.FILL_KELVIN
+                                       and abs(lk.fill_kelvin - c.light.kelvin) >= 1000 - 1e-6)
+        assert lk.lamp_distance_mm == 0 or lk.lamp_distance_mm in lr.LAMP_DISTANCE_MM
+        assert c.light.softness_deg in lr.KEY_SOFTNESS_DEG
+        g, a = lk.gloss, lk.artwork
+        assert g.coat_roughness in lr.COAT_ROUGHNESS and 0.3 * lr.COAT_F0.lo <= g.coat_f0 <= lr.COAT_F0.hi
+        assert g.plastic_roughness in lr.PLASTIC_ROUGHNESS and g.plastic_f0 in lr.PLASTIC_F0
+        assert g.tile_tilt_deg in lr.TILE_TILT_DEG and g.smudge in lr.SMUDGE
+        assert a.stroke_mm in lr.STROKE_MM and a.saturation in lr.SATURATION and a.mottle in lr.MOTTLE
+        assert all(x in lr.INK_GAIN for x in a.ink_gain) and a.wear in lr.WEAR
+        assert np.hypot(*a.misregistration_mm[:2]) in lr.MISREGISTRATION_MM
     c = many[7]
     d = json.loads(json.dumps(c.to_dict()))
     assert d["looks"]["artwork"]["statue"] == c.looks.artwork.statue

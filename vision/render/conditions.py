@@ -25,7 +25,7 @@ from scoring.generate import MATERIAL_SYMBOLS
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
 from vision.render import ranges as rg
-from vision.render.looks import NEUTRAL, Looks, sample_looks
+from vision.render.looks import KEY_SOFTNESS_DEG, NEUTRAL, Looks, log_uniform, sample_looks
 
 REFERENCE_LONG_SIDE = rg.REFERENCE_LONG_SIDE  #: blur and motion lengths are given at this long side
 ZONE_LEVELS = 5  #: the building zone's corners at the height of this many levels must stay in frame
@@ -370,11 +370,11 @@ def sample_camera(seed: int, profile: Profile = REFERENCE, top_mm: float | None 
 
 def _sample_light(rng: np.random.Generator) -> Light:
     return Light(
-        elevation_deg=float(rng.uniform(35.0, 85.0)),
-        azimuth_deg=float(rng.uniform(0.0, 360.0)),
-        softness_deg=float(math.exp(rng.uniform(math.log(0.5), math.log(12.0)))),
-        ambient=float(rng.uniform(0.20, 0.60)),
-        kelvin=float(rng.uniform(2800.0, 6500.0)),
+        elevation_deg=rg.LIGHT_ELEVATION_DEG.draw(rng),
+        azimuth_deg=rg.LIGHT_AZIMUTH_DEG.draw(rng),
+        softness_deg=log_uniform(rng, KEY_SOFTNESS_DEG),
+        ambient=rg.AMBIENT.draw(rng),
+        kelvin=rg.WB_KELVIN.draw(rng),
     )
 
 

@@ -15,11 +15,35 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.camera import Camera
+from vision.render import ranges as rg
+from vision.render.ranges import Range
 
 if TYPE_CHECKING:
     from vision.render.conditions import Light
 
 ICON_VARIANTS = 4  #: drawings of each symbol icon (:func:`vision.render.textures.draw_icon`)
+
+# the ranges of the looks (not in the spec: the renderer's choice of how far real photos go)
+KEY_SOFTNESS_DEG = Range(0.5, 12.0, "deg", "key light's angular size: hard to soft shadows (log-uniform)")
+LAMP_DISTANCE_MM = Range(450.0, 1500.0, "mm", "a lamp's distance from the board centre, half the photos "
+                         "(log-uniform; else a distant window or sun)")
+FILL_KELVIN = Range(rg.WB_KELVIN.lo, rg.WB_KELVIN.hi, "K", "mixed light: the ambient fill's colour "
+                    "temperature, half the photos, 1000 K or more from the key light's")
+COAT_ROUGHNESS = Range(0.03, 0.45, "", "GGX alpha of the board's and tiles' laminate (log-uniform)")
+COAT_F0 = Range(0.02, 0.05, "", "the laminate's reflectance (a fifth of the photos matte: 0.3 of it)")
+PLASTIC_ROUGHNESS = Range(0.1, 0.5, "", "GGX alpha of the painted plastic pieces (log-uniform)")
+PLASTIC_F0 = Range(0.03, 0.05, "", "the plastic pieces' reflectance")
+TILE_TILT_DEG = Range(0.0, 1.5, "deg", "how far each tile's coat leans (tiles never lie flat)")
+SMUDGE = Range(0.0, 0.8, "", "how much the shine varies over the surface")
+STROKE_MM = Range(-0.25, 0.45, "mm", "icons' strokes lighter or bolder")
+INK_GAIN = Range(0.92, 1.08, "", "print colours: per-channel gain")
+SATURATION = Range(0.85, 1.15, "", "print colours: saturation")
+MOTTLE = Range(0.4, 2.5, "", "cardboard mottling, times the reference's (log-uniform)")
+MISREGISTRATION_MM = Range(0.0, 0.3, "mm", "colour plates off register")
+WEAR = Range(0.0, 1.0, "", "worn edges and scuffs")
+PHOTOGRAPHER_SHADOW = 0.25  #: share of the photos with the phone's or photographer's shadow
+LOOKS = (KEY_SOFTNESS_DEG, LAMP_DISTANCE_MM, FILL_KELVIN, COAT_ROUGHNESS, COAT_F0, PLASTIC_ROUGHNESS,
+         PLASTIC_F0, TILE_TILT_DEG, SMUDGE, STROKE_MM, INK_GAIN, SATURATION, MOTTLE, MISREGISTRATION_MM, WEAR)
 
 
 @dataclass(frozen=True)
@@ -91,37 +115,38 @@ class Looks:
 NEUTRAL = Looks()  #: no gloss, the reference artwork, a distant key light, no mixed light, no shadow
 
 
-def _log_uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
-    return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
+def log_uniform(rng: np.random.Generator, r: Range) -> float:
+    """A draw from ``r``, uniform in the logarithm."""
+    return float(math.exp(rng.uniform(math.log(r.lo), math.log(r.hi))))
 
 
 def sample_gloss(rng: np.random.Generator) -> Gloss:
     finish = rng.random()
-    rough = _log_uniform(rng, 0.03, 0.45)
-    f0 = rng.uniform(0.02, 0.05)
+    rough = log_uniform(rng, COAT_ROUGHNESS)
+    f0 = COAT_F0.draw(rng)
     matte = finish < 0.2  # a matte-laminated print: a faint broad sheen only
     return Gloss(
         coat_roughness=max(rough, 0.35) if matte else rough,
         coat_f0=float(f0 * (0.3 if matte else 1.0)),
-        plastic_roughness=_log_uniform(rng, 0.1, 0.5),
-        plastic_f0=float(rng.uniform(0.03, 0.05)),
-        tile_tilt_deg=float(rng.uniform(0.0, 1.5)),
-        smudge=float(rng.uniform(0.0, 0.8)),
+        plastic_roughness=log_uniform(rng, PLASTIC_ROUGHNESS),
+        plastic_f0=PLASTIC_F0.draw(rng),
+        tile_tilt_deg=TILE_TILT_DEG.draw(rng),
+        smudge=SMUDGE.draw(rng),
         seed=int(rng.integers(0, 2**31 - 1)),
     )
 
 
 def sample_artwork(rng: np.random.Generator) -> Artwork:
     icons = [int(v) for v in rng.integers(0, ICON_VARIANTS, 4)]
-    stroke = float(rng.uniform(-0.25, 0.45))
-    gain = np.exp(np.clip(rng.normal(0.0, 0.035, 3), -0.08, 0.08))
-    sat = float(rng.uniform(0.85, 1.15))
-    mottle = _log_uniform(rng, 0.4, 2.5)
-    reg = rng.uniform(0.0, 0.3)
+    stroke = STROKE_MM.draw(rng)
+    gain = np.exp(np.clip(rng.normal(0.0, 0.035, 3), math.log(INK_GAIN.lo), math.log(INK_GAIN.hi)))
+    sat = SATURATION.draw(rng)
+    mottle = log_uniform(rng, MOTTLE)
+    reg = MISREGISTRATION_MM.draw(rng)
     ang = rng.uniform(0.0, 2 * math.pi, 2)
     mis = (reg * math.cos(ang[0]), reg * math.sin(ang[0]), 0.7 * reg * math.cos(ang[1]),
            0.7 * reg * math.sin(ang[1]))
-    wear = float(rng.uniform(0.0, 0.15) if rng.random() < 0.4 else rng.uniform(0.1, 1.0))
+    wear = float(rng.uniform(WEAR.lo, 0.15) if rng.random() < 0.4 else rng.uniform(0.1, WEAR.hi))
     return Artwork(*icons, stroke_mm=stroke, ink_gain=tuple(float(g) for g in gain), saturation=sat,
                    mottle=mottle, misregistration_mm=tuple(float(m) for m in mis), wear=wear,
                    seed=int(rng.integers(0, 2**31 - 1)))
@@ -171,14 +196,14 @@ def sample_looks(
     gloss = sample_gloss(rng)
     art = sample_artwork(rng)
     lamp = rng.random() < 0.5
-    dist = _log_uniform(rng, 450.0, 1500.0)
+    dist = log_uniform(rng, LAMP_DISTANCE_MM)
     mixed = rng.random() < 0.5
-    fill = float(rng.uniform(2800.0, 6500.0))
+    fill = FILL_KELVIN.draw(rng)
     if mixed and abs(fill - light.kelvin) < 1000.0:  # mixed light: at least 1000 K apart
         fill = light.kelvin + math.copysign(1000.0, fill - light.kelvin)
-        if not 2800.0 <= fill <= 6500.0:
+        if fill not in FILL_KELVIN:
             fill = light.kelvin - math.copysign(1000.0, fill - light.kelvin)
-    shadow = rng.random() < 0.25
+    shadow = rng.random() < PHOTOGRAPHER_SHADOW
     centre = np.array([board_size[0] / 2, board_size[1] / 2, 0.0])
     pos = lamp_position(light, dist, centre) if lamp else None
     occ = sample_occluder(rng, light, pos, cam, board_size)
