@@ -165,12 +165,14 @@ class Lighting:
         key = (1 - self.ambient) / self.norm * self.falloff(P) * self.occlusion(P)
         return math.pi * d * vis * fres * nl * key
 
-    def sheen(self, N: np.ndarray, V: np.ndarray, f0: float, glow: float = 0.0) -> np.ndarray:
+    def sheen(self, N: np.ndarray, V: np.ndarray, f0: float, glow: float = 0.0, alpha: float = 0.0
+              ) -> np.ndarray:
         """The glossy reflection of the ambient surroundings (Fresnel-weighted, so it grows at grazing
-        angles); ``glow`` > 0 brightens the part of the surroundings on the key light's side (a
-        window's sky in a glossy table)."""
+        angles, less so on a rough surface); ``glow`` > 0 brightens the part of the surroundings on the
+        key light's side (a window's sky in a glossy table)."""
         nv = np.clip(_dot(N, V), 1e-3, 1.0)
-        out = (f0 + (1 - f0) * (1 - nv) ** 5) * (self.ambient / self.norm)
+        edge = max(1.0 - alpha, f0) - f0  # Schlick's Fresnel with roughness: rough rims stay dim
+        out = (f0 + edge * (1 - nv) ** 5) * (self.ambient / self.norm)
         if glow > 0:
             R = 2 * nv[..., None] * N - V  # the mirror direction of the view ray
             out = out * (1.0 + glow * np.maximum(_dot(R, self.direction.astype(R.dtype)), 0.0) ** 3)

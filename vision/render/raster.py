@@ -219,7 +219,7 @@ def plane_light(
         V = cam_pos.astype(np.float32) - P
         V /= np.linalg.norm(V, axis=-1, keepdims=True)
         S = light.specular(P, n, V, material.alpha, material.f0).astype(np.float32)
-        E = light.sheen(np.broadcast_to(n, P.shape), V, material.f0, glow).astype(np.float32)
+        E = light.sheen(np.broadcast_to(n, P.shape), V, material.f0, glow, material.alpha).astype(np.float32)
         smudge = material.smudge_at(P[..., :2])
         S *= smudge
         E *= smudge

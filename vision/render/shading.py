@@ -95,7 +95,7 @@ def light_at(
             k = np.nonzero(mat_ids == j)[0]
             if k.size:
                 spec[k] = (light.specular(P[k], N[k], V[k], m.alpha, m.f0) * lit[k]
-                           + light.sheen(N[k], V[k], m.f0) * ao[k])
+                           + light.sheen(N[k], V[k], m.f0, alpha=m.alpha) * ao[k])
     return fac.astype(np.float32), spec.astype(np.float32)
 
 
