@@ -308,12 +308,12 @@ def test_holes_are_recesses_seen_from_the_camera():
     from vision.render.holes import hole_centres, recessed
     from vision.render.textures import board_top
 
-    tex = board_top(REFERENCE, "pink", 8.0, np.random.default_rng(0), mottled=False)
+    ppm = 6.0
+    tex = board_top(REFERENCE, "pink", ppm, np.random.default_rng(0), mottled=False)
     cam = np.array([165.0 + 400.0, 135.0, 400.0])  # far off to +x: we look into the holes towards -x
     light = np.array([0.0, 0.0, 1.0])
     assert recessed(tex, REFERENCE, 0.0, cam, light, 0.4) is tex
     out = recessed(tex, REFERENCE, 2.0, cam, light, 0.4)
-    ppm = 8.0
     cx, cy = REFERENCE.cell_centre(3, 3)
     row = out[int(cy * ppm), :, 1]
     cols = np.arange(out.shape[1])
@@ -324,9 +324,8 @@ def test_holes_are_recesses_seen_from_the_camera():
     slope = (cam[0] - cx) / cam[2]
     assert np.all(x[wall] < 0)  # the far side from the camera
     assert wall.sum() / ppm == pytest.approx(2.0 * slope, abs=0.4)
-    away = np.ones(out.shape[:2], bool)
-    yy, xx = np.mgrid[0 : out.shape[0], 0 : out.shape[1]]
-    for hx, hy in hole_centres(REFERENCE):
-        dist = np.hypot((xx + 0.5) / ppm - hx, (yy + 0.5) / ppm - hy)
-        away &= dist > REFERENCE.board.hole_diameter / 2 + 0.2
-    assert np.array_equal(out[away], tex[away])  # the rest of the print untouched
+    rows, cols = np.nonzero(np.any(out != tex, axis=2))  # what changed lies in the holes only
+    xy = np.column_stack([(cols + 0.5) / ppm, (rows + 0.5) / ppm])
+    centres = hole_centres(REFERENCE)
+    nearest = np.min(np.hypot(xy[:, None, 0] - centres[:, 0], xy[:, None, 1] - centres[:, 1]), axis=1)
+    assert len(rows) > 70 * 200 and nearest.max() < REFERENCE.board.hole_diameter / 2 + 0.2

@@ -137,7 +137,8 @@ class Camera:
         y = -np.asarray(up_hint, float)  # image y points down
         y = y - z * (y @ z)
         y /= np.linalg.norm(y)
-        x = np.cross(z, y)  # the board frame (x right, y towards the player, z up) is left-handed
+        # x = z cross y (the board frame, x right, y towards the player, z up, is left-handed)
+        x = np.array([z[1] * y[2] - z[2] * y[1], z[2] * y[0] - z[0] * y[2], z[0] * y[1] - z[1] * y[0]])
         R = np.vstack([x, y, z])
         f = width / (2 * np.tan(np.radians(hfov_deg) / 2))
         return Camera(width, height, f, f, (width - 1) / 2, (height - 1) / 2, R, -R @ eye, k1, k2)

@@ -263,7 +263,10 @@ def board_in_frame(cam: Camera, profile: Profile = REFERENCE, margin: float = FR
                    top_mm: float | None = None) -> bool:
     """Whether the whole board, and the garden on it up to ``top_mm`` (default: a 5-level garden's top
     tile), is inside the photo, with margin."""
-    pts = _check_points(profile, top_mm)
+    return _in_frame(cam, _check_points(profile, top_mm), margin)
+
+
+def _in_frame(cam: Camera, pts: np.ndarray, margin: float) -> bool:
     if np.any(cam.to_camera(pts)[:, 2] <= 1.0):
         return False
     uv = cam.project(pts)
@@ -311,6 +314,7 @@ def _sample_camera(
     height = float(ov.get("height_mm", rg.HEIGHT_MM.draw(rng)))
     k1 = float(ov.get("k1", rg.K1.draw(rng)))
     centre = np.array([profile.board.width / 2, profile.board.depth / 2])
+    pts = _check_points(profile, top_mm)
     for tries in range(1, MAX_CAMERA_TRIES + 1):
         if tries % SIZE_REDRAW_TRIES == 1:  # the frame and the lens; the aim and roll every try
             size = _image_size(rng, ov)
@@ -324,7 +328,7 @@ def _sample_camera(
         aim = tuple(ov.get("aim_mm", centre + np.array(off)))
         cam = make_camera(size, hfov, height, tilt, tilt_az, roll, aim, k1, optics.k2,
                           optics.principal_offset)
-        if board_in_frame(cam, profile, top_mm=top_mm):
+        if _in_frame(cam, pts, FRAME_MARGIN):
             return dict(camera=cam, hfov_deg=hfov, height_mm=height, tilt_deg=tilt,
                         tilt_azimuth_deg=tilt_az, roll_deg=roll, aim_mm=(float(aim[0]), float(aim[1])),
                         tries=tries, framed_top_mm=top_mm)

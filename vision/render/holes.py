@@ -49,33 +49,36 @@ def recessed(
     ao_floor = r * r / (r * r + depth_mm * depth_mm)  # the floor sees the sky through the opening
     to_light = L[:2] / max(L[2], 1e-3)
     half = int(np.ceil(r * ppm)) + 2
-    for cx, cy in hole_centres(profile):
-        c0, r0 = int(round(cx * ppm - 0.5)) - half, int(round(cy * ppm - 0.5)) - half
-        cols, rows = np.arange(c0, c0 + 2 * half + 1), np.arange(r0, r0 + 2 * half + 1)
-        if cols[0] < 0 or rows[0] < 0 or cols[-1] >= tex.shape[1] or rows[-1] >= tex.shape[0]:
-            continue
-        px = (cols[None, :] + 0.5) / ppm - cx  # texel centres relative to the hole's centre, mm
-        py = (rows[:, None] + 0.5) / ppm - cy
-        px, py = np.broadcast_arrays(px, py)
-        dist = np.hypot(px, py)
-        cover = np.clip((r - dist) * ppm + 0.5, 0.0, 1.0)  # anti-aliased rim
-        # the view ray through the texel, carried on below the surface: x + t v at depth t
-        d = np.stack([px + cx - cam_pos[0], py + cy - cam_pos[1]], axis=-1)
-        v = d / max(float(cam_pos[2]), 1.0)
-        t_wall = _exit_depth(px, py, v[..., 0], v[..., 1], r)
-        on_floor = t_wall >= depth_mm
-        t = np.minimum(t_wall, depth_mm)
-        hx, hy = px + t * v[..., 0], py + t * v[..., 1]  # where the ray lands (relative to the centre)
-        # lit: the ray towards the light from there leaves through the opening
-        ex, ey = hx + t * to_light[0], hy + t * to_light[1]
-        lit = (np.hypot(ex, ey) <= r).astype(np.float32)
-        n_dot_l = np.maximum(0.0, -(hx * L[0] + hy * L[1]) / r)  # the wall's normal points inwards
-        floor = (ambient * ao_floor + (1 - ambient) * L[2] * lit) / lit_up
-        wall = (ambient * WALL_SKY + (1 - ambient) * n_dot_l * lit) / lit_up
-        colour = np.where(on_floor[..., None], floor[..., None] * hole, wall[..., None] * wall_albedo)
-        patch = out[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
-        a = cover[..., None]
-        patch[:] = patch * (1 - a) + colour.astype(np.float32) * a
+    centres = hole_centres(profile)
+    c0 = np.round(centres[:, 0] * ppm - 0.5).astype(int) - half  # each hole's patch of texels
+    r0 = np.round(centres[:, 1] * ppm - 0.5).astype(int) - half
+    n = 2 * half + 1
+    keep = (c0 >= 0) & (r0 >= 0) & (c0 + n <= tex.shape[1]) & (r0 + n <= tex.shape[0])
+    centres, c0, r0 = centres[keep], c0[keep], r0[keep]
+    k = np.arange(n)
+    # texel centres relative to each hole's centre (holes, n, n), mm
+    shape = (len(c0), n, n)
+    px = np.broadcast_to(((c0[:, None] + k + 0.5) / ppm - centres[:, :1])[:, None, :], shape)
+    py = np.broadcast_to(((r0[:, None] + k + 0.5) / ppm - centres[:, 1:])[:, :, None], shape)
+    cover = np.clip((r - np.hypot(px, py)) * ppm + 0.5, 0.0, 1.0)  # anti-aliased rim
+    # the view ray through each texel, carried on below the surface: x + t v at depth t
+    height = max(float(cam_pos[2]), 1.0)
+    vx = (px + centres[:, 0, None, None] - cam_pos[0]) / height
+    vy = (py + centres[:, 1, None, None] - cam_pos[1]) / height
+    t_wall = _exit_depth(px, py, vx, vy, r)
+    on_floor = t_wall >= depth_mm
+    t = np.minimum(t_wall, depth_mm)
+    hx, hy = px + t * vx, py + t * vy  # where the ray lands (relative to the centre)
+    # lit: the ray towards the light from there leaves through the opening
+    lit = np.hypot(hx + t * to_light[0], hy + t * to_light[1]) <= r
+    n_dot_l = np.maximum(0.0, -(hx * L[0] + hy * L[1]) / r)  # the wall's normal points inwards
+    floor = (ambient * ao_floor + (1 - ambient) * L[2] * lit) / lit_up
+    wall = (ambient * WALL_SKY + (1 - ambient) * n_dot_l * lit) / lit_up
+    colour = np.where(on_floor[..., None], floor[..., None] * hole, wall[..., None] * wall_albedo)
+    for i in range(len(c0)):
+        patch = out[r0[i] : r0[i] + n, c0[i] : c0[i] + n]
+        a = cover[i, :, :, None]
+        patch[:] = patch * (1 - a) + colour[i] * a
     return out
 
 
