@@ -144,7 +144,7 @@ SHEET = ("easy-01", "level-3", "level-5", "all-decorations", "belvederes", "tilt
 def find(sample: Sample, start: int) -> tuple[int, Garden]:
     for seed in range(start, SAMPLE_SEEDS.stop):
         g = generate_garden(seed, **sample.generate)
-        if sample.garden(g) and sample.photo_check(sample_conditions(seed, **sample.photo)):
+        if sample.garden(g) and sample.photo_check(sample_conditions(seed, garden=g, **sample.photo)):
             return seed, g
     raise RuntimeError(f"no seed in {SAMPLE_SEEDS} makes sample {sample.name}")
 
