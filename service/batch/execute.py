@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import select
 import signal
-from collections.abc import Iterable, Iterator
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 from service.batch.record import PhotoRecord, failure, one_line, score_photo
 
 Outcome = tuple[str, PhotoRecord, bytes | None]
+Job = Callable[[str, bool], tuple[PhotoRecord, bytes | None]]
 IN_FLIGHT_PER_WORKER = 2
 #: a photo in flight when a worker process died this often is reported as lost (not retried here)
 MAX_CRASHES = 2
@@ -40,8 +45,35 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _init_worker() -> None:
+def _end_with(pid: int) -> None:
+    """End this worker as soon as the batch process ``pid`` ends (``kill -9``, a crash): a worker
+    of the forkserver is not its child, holds the pool's pipes, and would otherwise wait for work
+    forever. Linux: a pidfd that becomes readable when the process ends; elsewhere, a poll."""
+    try:
+        fd: int | None = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None
+
+    def watch() -> None:
+        if fd is not None:
+            select.select([fd], [], [])
+        else:
+            while True:
+                time.sleep(1.0)
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                except PermissionError:
+                    continue
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-the-batch", daemon=True).start()
+
+
+def _init_worker(batch_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _end_with(batch_pid)
     import cv2
 
     cv2.setNumThreads(1)
@@ -61,7 +93,7 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         ctx.set_forkserver_preload(["service.batch.record", "vision.read", "vision.read.pipeline"])
     else:
         ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
+    return ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),))
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
@@ -71,8 +103,11 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def run_local(photos: Iterable[tuple[str, str | None]], workers: int, overlays: bool) -> Iterator[Outcome]:
-    """Score ``photos`` in ``workers`` processes. When a worker dies (a crash in native code, the
+def run_local(
+    photos: Iterable[tuple[str, str | None]], workers: int, overlays: bool, job: Job = _local_job
+) -> Iterator[Outcome]:
+    """Score ``photos`` in ``workers`` processes (``job(file, overlays)`` in each, a module-level
+    function). When a worker dies (a crash in native code, the
     OOM killer) every photo in flight fails with the pool: a new pool tries each of them again
     alone, and the one that kills its worker alone too is reported as lost; the others go on."""
     queue = list(photos)[::-1]  # pop() from the end takes them in order
@@ -86,7 +121,7 @@ def run_local(photos: Iterable[tuple[str, str | None]], workers: int, overlays: 
                 if (alone and running) or any(f in suspects for f, _ in running.values()):
                     break
                 file, sha = queue.pop()
-                running[pool.submit(_local_job, file, overlays)] = (file, sha)
+                running[pool.submit(job, file, overlays)] = (file, sha)
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             broken = False
             for fut in done:
@@ -114,19 +149,26 @@ def run_local(photos: Iterable[tuple[str, str | None]], workers: int, overlays: 
         _terminate(pool)
 
 
-def run_dask(photos: Iterable[tuple[str, str | None]], address: str, overlays: bool) -> Iterator[Outcome]:
-    """Score ``photos`` on the Dask cluster whose scheduler is at ``address``. The photo's bytes
-    travel with the task, so the workers need the package installed but not this file system."""
+def connect(address: str, timeout_s: float = 10.0) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``; :class:`ClusterError` if Dask is
+    not installed or the scheduler does not answer."""
     try:
         from distributed import Client
-        from distributed import wait as dask_wait
     except ImportError:
         raise ClusterError("--dask needs Dask: pip install 'babylon-scorer[dask]'") from None
     try:
-        client = Client(address, timeout="15s", set_as_default=False)
+        return Client(address, timeout=f"{timeout_s}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {one_line(str(e))}") from None
+
+
+def run_dask(photos: Iterable[tuple[str, str | None]], client: Any, overlays: bool) -> Iterator[Outcome]:
+    """Score ``photos`` on the Dask cluster of ``client`` (see :func:`connect`). The photo's bytes
+    travel with the task, so the workers need the package installed but not this file system."""
+    from distributed import as_completed
+
     running: dict = {}  # future -> (file, sha256)
+    finished = as_completed(loop=client.loop)
     try:
         slots = max(sum(client.nthreads().values()), 1) * IN_FLIGHT_PER_WORKER
         queue = list(photos)[::-1]
@@ -139,21 +181,20 @@ def run_dask(photos: Iterable[tuple[str, str | None]], address: str, overlays: b
                     why = f"cannot read the file ({e.strerror or e})"
                     yield file, failure(file, None, "cannot-read", why), None
                     continue
-                running[client.submit(score_photo, file, data, overlays, pure=False)] = (file, sha)
+                fut = client.submit(score_photo, file, data, overlays, pure=False)
+                running[fut] = (file, sha)
+                finished.add(fut)
             if not running:
                 continue
-            done, _ = dask_wait(list(running), return_when="FIRST_COMPLETED")
-            for fut in done:
-                file, sha = running.pop(fut)
-                try:
-                    record, png = fut.result()
-                except Exception as e:  # noqa: BLE001 - a lost worker, a cancelled task: this photo only
-                    why = f"{type(e).__name__}: {one_line(str(e))}"
-                    yield file, failure(file, sha, "worker-lost", why), None
-                    continue
-                yield file, record, png
+            fut = next(finished)
+            file, sha = running.pop(fut)
+            try:
+                record, png = fut.result()
+            except Exception as e:  # noqa: BLE001 - a lost worker, a cancelled task: this photo only
+                why = f"{type(e).__name__}: {one_line(str(e))}"
+                yield file, failure(file, sha, "worker-lost", why), None
+                continue
+            yield file, record, png
     finally:
-        try:
+        if running:
             client.cancel(list(running), force=True)
-        finally:
-            client.close()

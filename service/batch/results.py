@@ -46,9 +46,10 @@ def check_record(obj: object) -> PhotoRecord | None:
         rec = _RECORD.validate_python(obj, strict=False)
     except ValidationError:
         return None
-    scored = rec["error"] is None
-    complete = rec["score"] is not None and rec["garden"] is not None and rec["confidence"] is not None
-    if scored != complete or (scored and set(rec["score"]) != set(SCORE_KEYS)):
+    parts = [rec["score"] is not None, rec["garden"] is not None, rec["confidence"] is not None]
+    if rec["error"] is None and not (all(parts) and set(rec["score"]) == set(SCORE_KEYS)):
+        return None
+    if rec["error"] is not None and any(parts):
         return None
     if rec["sha256"] is None and (rec["error"] is None or rec["error"]["kind"] not in RETRY_KINDS):
         return None

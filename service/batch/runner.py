@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from service.batch.execute import run_dask, run_local
 from service.batch.record import PhotoRecord, failure
@@ -84,17 +85,18 @@ def run_batch(
     out: Path,
     workers: int = 1,
     overlays_dir: Path | None = None,
-    dask: str | None = None,
+    dask: Any = None,
     on_plan: Callable[[Plan], None] | None = None,
     on_record: Callable[[PhotoRecord], None] | None = None,
 ) -> Outcome:
     """Score ``files`` into the results file ``out`` (created, or resumed), in ``workers`` local
-    processes or on the Dask scheduler at ``dask``. ``on_plan`` hears what is to do before the work
-    starts, ``on_record`` each record once it is on disk. A KeyboardInterrupt stops the work; the
-    records written so far stay, and the outcome says ``interrupted``.
+    processes or on the Dask cluster of the client ``dask`` (``execute.connect``). ``on_plan``
+    hears what is to do before the work starts, ``on_record`` each record once it is on disk. A
+    KeyboardInterrupt stops the work; the records written so far stay, and the outcome says
+    ``interrupted``.
 
-    Raises :class:`~service.batch.results.ResultsFileError` and
-    :class:`~service.batch.execute.ClusterError` (one-line messages) before any photo is scored."""
+    Raises :class:`~service.batch.results.ResultsFileError` (a one-line message) for a results file
+    that cannot be used or written."""
     t0 = time.perf_counter()
     new = 0
     written: dict[str, PhotoRecord] = {}  # sha256 or file (unhashable) -> record of this run
@@ -124,7 +126,7 @@ def run_batch(
             for record in plan.unreadable:
                 save(record, None)
             if plan.todo:
-                work = (run_dask(plan.todo, dask, want_overlays) if dask
+                work = (run_dask(plan.todo, dask, want_overlays) if dask is not None
                         else run_local(plan.todo, workers, want_overlays))
                 for _file, record, png in work:
                     save(record, png)
