@@ -144,3 +144,15 @@ def test_records_are_checked():
     missing_row = {**RECORDS[0], "score": {k: v for k, v in RECORDS[0]["score"].items() if k != "stairs"}}
     for bad in (no_garden, failed_with_score, bad_hash, missing_row, {"file": "x"}, [], "text"):
         assert check_record(bad) is None
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_odd_file_names_keep_one_line_per_record(tmp_path, suffix):
+    odd = [failure(name, content_hash(name.encode("utf-8", "surrogateescape")), "no-board", "x")
+           for name in ("caf\udce9.jpg", "Zoë's \"best\", 2.jpg", "two\nlines.jpg")]
+    path = tmp_path / f"r{suffix}"
+    write(path, [*odd, RECORDS[0]])
+    assert len(path.read_bytes().splitlines()) == 4 + (suffix == ".csv")
+    back = reopen(path).records
+    assert back[-1] == RECORDS[0] and [r["sha256"] for r in back[:3]] == [r["sha256"] for r in odd]
+    assert back[0]["file"] == "caf\udce9.jpg" and back[1]["file"] == odd[1]["file"]

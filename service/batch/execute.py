@@ -111,6 +111,7 @@ def run_local(
     OOM killer) every photo in flight fails with the pool: a new pool tries each of them again
     alone, and the one that kills its worker alone too is reported as lost; the others go on."""
     queue = list(photos)[::-1]  # pop() from the end takes them in order
+    workers = max(1, min(workers, len(queue)))
     suspects: set[str] = set()
     pool = _pool(workers)
     running: dict[Future, tuple[str, str | None]] = {}
@@ -145,8 +146,10 @@ def run_local(
                 running.clear()
                 _terminate(pool)
                 pool = _pool(workers)
-    finally:
+    except BaseException:  # interrupted (the generator closed, Ctrl-C): stop mid-photo
         _terminate(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def connect(address: str, timeout_s: float = 10.0) -> Any:

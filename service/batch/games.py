@@ -63,7 +63,7 @@ def games_text(games: list[dict[str, Any]], csv_format: bool) -> str:
 def write_games(path: Path, games: list[dict[str, Any]]) -> None:
     """Written under a temporary name, synced and renamed: never half a file."""
     tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("w", encoding="utf-8") as f:
+    with tmp.open("w", encoding="utf-8", errors="surrogateescape") as f:  # file names as they are
         f.write(games_text(games, path.suffix.lower() == ".csv"))
         f.flush()
         os.fsync(f.fileno())

@@ -23,6 +23,11 @@ from service.batch.runner import DOUBTFUL_BELOW, Outcome, doubtful
 LIST_AT_MOST = 20  #: photos listed per heading; the rest are in the results file
 
 
+def _shown(file: str) -> str:
+    """A file name that is not UTF-8 (surrogate escapes) with its odd bytes as \\xNN."""
+    return file.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _duration(seconds: float) -> str:
     m, s = divmod(round(seconds), 60)
     return f"{m}m {s:02d}s" if m else f"{seconds:.1f}s"
@@ -52,10 +57,10 @@ def summary_lines(
     lines = [f"{n} photo(s): {', '.join(parts)}; {_duration(outcome.seconds)}{rate}"]
     lines.append(f"  scored:   {len(scored)}")
     lines.append(f"  failed:   {len(failed)}")
-    lines += _listed([f"    {f}: {r['error']['kind']}: {r['error']['message']}"  # type: ignore[index]
+    lines += _listed([f"    {_shown(f)}: {r['error']['kind']}: {r['error']['message']}"  # type: ignore[index]
                       for f, r in failed], len(failed))
     lines.append(f"  doubtful: {len(shaky)} (confidence below {below:.2f})")
-    lines += _listed([f"    {f}: confidence {r['confidence']:.2f}, total {r['score']['total']}"  # type: ignore[index]
+    lines += _listed([f"    {_shown(f)}: confidence {r['confidence']:.2f}, total {r['score']['total']}"  # type: ignore[index]
                       for f, r in shaky], len(shaky))
     retry = [f for f, r in failed if r["error"]["kind"] in RETRY_KINDS]  # type: ignore[index]
     if retry:
@@ -70,10 +75,10 @@ def summary_lines(
         lines.append(f"  {opened.bad_lines} unreadable line(s) in the results file were left as they are")
     lines += [f"  note: {note}" for note in outcome.notes]
     for g in games or []:
-        lines.append(f"game {g['game'] or '.'}:")
-        lines += [f"  {e['place']}. {e['file']}: {e['total']} points, "
+        lines.append(f"game {_shown(g['game']) or '.'}:")
+        lines += [f"  {e['place']}. {_shown(e['file'])}: {e['total']} points, "
                   f"{e['tiebreak_visible_holes']} visible holes" for e in g["ranking"]]
-        lines += [f"  -  {e['file']}: not ranked ({e['error']})" for e in g["unscored"]]
+        lines += [f"  -  {_shown(e['file'])}: not ranked ({e['error']})" for e in g["unscored"]]
     return lines
 
 

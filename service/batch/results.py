@@ -69,7 +69,8 @@ class JsonLines:
     signature = b'{"file":'
 
     def encode(self, record: PhotoRecord) -> bytes:
-        return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        # ASCII: a file name that is not UTF-8 (surrogate escapes) is written as \udcxx and read back
+        return (json.dumps(record, separators=(",", ":")) + "\n").encode()
 
     def decode(self, line: bytes) -> PhotoRecord | None:
         try:
@@ -90,7 +91,8 @@ class CsvLines:
         score = record["score"] or {}
         err = record["error"] or {"kind": "", "message": ""}
         row = {
-            "file": record["file"], "sha256": record["sha256"] or "", "error_kind": err["kind"],
+            "file": record["file"].replace("\n", "\\n").replace("\r", "\\r"),  # one line per record
+            "sha256": record["sha256"] or "", "error_kind": err["kind"],
             "error": err["message"], **{k: score.get(k, "") for k in SCORE_KEYS},
             "confidence": "" if record["confidence"] is None else repr(record["confidence"]),
             "warnings": json.dumps(record["warnings"], separators=(",", ":")),
@@ -98,11 +100,11 @@ class CsvLines:
         }
         buf = io.StringIO()
         csv.DictWriter(buf, self.columns, lineterminator="\n").writerow(row)
-        return buf.getvalue().encode()
+        return buf.getvalue().encode("utf-8", "surrogateescape")
 
     def decode(self, line: bytes) -> PhotoRecord | None:
         try:
-            rows = list(csv.reader([line.decode().rstrip("\n")]))
+            rows = list(csv.reader([line.decode("utf-8", "surrogateescape").rstrip("\n")]))
             if len(rows) != 1 or len(rows[0]) != len(self.columns):
                 return None
             row = dict(zip(self.columns, rows[0], strict=True))
