@@ -56,15 +56,21 @@ class Solid:
         return self.parts if self.parts is not None else [self.hull]
 
     def finish(self) -> Solid:
-        """Orient every face normal away from the solid's centre."""
+        """Orient every face normal away from the solid's centre (Newell's method, for all the faces
+        with the same number of corners at once)."""
         c = self.hull.mean(axis=0)
-        for f in self.faces:
-            if not np.any(f.normal):
-                v = f.verts
-                n = newell_normal(v)
-                if n @ (v.mean(axis=0) - c) < 0:
-                    n = -n
-                f.normal = n
+        todo = [f for f in self.faces if not np.any(f.normal)]
+        by_size: dict[int, list[Face]] = {}
+        for f in todo:
+            by_size.setdefault(len(f.verts), []).append(f)
+        for group in by_size.values():
+            V = np.array([f.verts for f in group], float)  # (k, n, 3)
+            n = np.cross(V, np.roll(V, -1, axis=1)).sum(axis=1)
+            n /= np.linalg.norm(n, axis=1, keepdims=True) + 1e-12
+            out = np.einsum("ij,ij->i", n, V.mean(axis=1) - c) < 0
+            n[out] *= -1
+            for f, nn in zip(group, n, strict=True):
+                f.normal = nn
         return self
 
 
@@ -162,13 +168,20 @@ SMOOTH_MIN_VERTICES = 12  #: a loft whose rings have this many vertices is a cur
 def _smooth_normals(faces: list[Face], keys: list[list[tuple[int, int]]]) -> None:
     """Give the side faces of a curved loft vertex normals: at each ring vertex, the mean of the
     normals of the side faces meeting there."""
-    acc: dict[tuple[int, int], np.ndarray] = {}
-    for f, key in zip(faces, keys, strict=True):
-        for kv in key:
-            acc[kv] = acc.get(kv, 0.0) + f.normal
-    for f, key in zip(faces, keys, strict=True):
-        vn = np.array([acc[kv] for kv in key], float)
-        f.vnormals = vn / np.maximum(np.linalg.norm(vn, axis=1, keepdims=True), 1e-12)
+    if not faces:
+        return
+    width = 1 + max(i for key in keys for _, i in key)
+    flat = [[k * width + i for k, i in key] for key in keys]
+    owner = np.repeat(np.arange(len(faces)), [len(k) for k in flat])
+    idx = np.concatenate(flat)
+    normals = np.array([f.normal for f in faces])
+    acc = np.zeros((int(idx.max()) + 1, 3))
+    np.add.at(acc, idx, normals[owner])
+    acc /= np.maximum(np.linalg.norm(acc, axis=1, keepdims=True), 1e-12)
+    start = 0
+    for f, key in zip(faces, flat, strict=True):
+        f.vnormals = acc[idx[start : start + len(key)]]
+        start += len(key)
 
 
 def _ring_at(rings: list[tuple[np.ndarray, float]], z: float) -> np.ndarray:

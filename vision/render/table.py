@@ -71,14 +71,28 @@ class _Grid:
         """Smooth value noise in [-1, 1] (H, W) float32 on a lattice of cell_u x cell_v mm, its u axis
         along ``angle_deg``."""
         m = np.diag([1 / cell_u, 1 / cell_v]) @ self._affine(angle_deg)
-        corners = m @ np.array([[0, self.w, 0, self.w], [0, 0, self.h, self.h], [1, 1, 1, 1]], float)
+        # a broad noise is interpolated on a coarser grid of texels, every k-th of the global texel
+        # lattice (so overlapping extents still agree), then linearly up to the full grid: cheap
+        k = int(min(cell_u, cell_v) / max(self.sx, self.sy) / 8)
+        w, h = self.w, self.h
+        if k >= 2:
+            g0, h0 = self.x0 / self.sx, self.y0 / self.sy
+            j0, i0 = math.floor(g0 / k), math.floor(h0 / k)
+            w, h = math.ceil((g0 + self.w) / k) - j0 + 2, math.ceil((h0 + self.h) / k) - i0 + 2
+            m = m @ np.array([[k, 0, k * j0 - g0], [0, k, k * i0 - h0], [0, 0, 1.0]])
+        corners = m @ np.array([[0, w, 0, w], [0, 0, h, h], [1, 1, 1, 1]], float)
         lo = np.floor(corners.min(axis=1)).astype(int) - 2
         hi = np.ceil(corners.max(axis=1)).astype(int) + 3
         iu, iv = np.arange(lo[0], hi[0]), np.arange(lo[1], hi[1])
         lattice = (_hash01(iu[None, :], iv[:, None], seed) * 2 - 1).astype(np.float32)
         m[:, 2] -= lo
-        return cv2.warpAffine(lattice, m, (self.w, self.h), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REFLECT)
+        out = cv2.warpAffine(lattice, m, (w, h), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+                             borderMode=cv2.BORDER_REFLECT)
+        if k < 2:
+            return out
+        up = np.array([[1 / k, 0, g0 / k - j0], [0, 1 / k, h0 / k - i0]])
+        return cv2.warpAffine(out, up, (self.w, self.h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
 
 
 def _shade_mix(a: np.ndarray, b: np.ndarray, t: np.ndarray, shade: np.ndarray) -> np.ndarray:
