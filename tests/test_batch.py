@@ -204,19 +204,26 @@ def test_games_from_renamed_photos_without_reading_them_again(photo_set, referen
     assert len(lines(tmp_path / "r.jsonl")) == len(records)  # nothing added
 
 
-def test_bad_arguments_give_one_line_and_exit_2(photo_set, tmp_path):
+def test_bad_arguments_give_one_line_and_exit_2(photo_set, tmp_path, monkeypatch):
+    r = babylon("batch", "nowhere", cwd=photo_set)  # a real process: stderr is one line, no traceback
+    assert r.returncode == 2 and r.stderr == "error: nowhere: no such file or folder\n", r.stderr
+    from typer.testing import CliRunner
+
+    from service.cli import app
+
     (tmp_path / "mine.jsonl").write_text("my own notes\n")
     cases = [
-        (["nowhere"], "nowhere: no such file or folder"),
         (["photos", "--out", str(tmp_path / "r.txt")], ".jsonl or .csv"),
         (["photos", "--out", str(tmp_path / "mine.jsonl")], "not a babylon batch results file"),
         (["photos", "--workers", "2", "--dask", "tcp://127.0.0.1:1"], "exclude each other"),
         (["photos/g2/notes.json", "--out", str(tmp_path / "no/such/dir.jsonl")], "no folder"),
+        (["photos/g2/*.gif"], "no file matches"),
     ]
+    monkeypatch.chdir(photo_set)
     for args, message in cases:
-        r = babylon("batch", *args, cwd=photo_set)
-        assert r.returncode == 2, (args, r.stderr)
-        assert message in r.stderr and r.stderr.strip().count("\n") == 0, r.stderr
+        result = CliRunner().invoke(app, ["batch", *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output and result.output.strip().count("\n") == 0, result.output
     assert (tmp_path / "mine.jsonl").read_text() == "my own notes\n"
 
 

@@ -12,9 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from batch_support import crash_on_marked
+from batch_support import RECORDS, crash_on_marked, scored_record
 from service_support import SAMPLES, TruthReader
-from test_batch_results import RECORDS, scored_record
 
 from scoring import load, score_garden
 from service.batch.execute import run_local
