@@ -261,7 +261,7 @@ def batch_cmd(
     """Score every photo under PATHS in parallel, a result line per photo as it is done; a rerun with
     the same --out skips the photos already done (by content)."""
     from service.batch import Plan, run_batch
-    from service.batch.execute import ClusterError, default_workers
+    from service.batch.execute import ClusterError, connect, default_workers
     from service.batch.games import games_path, rank_games, write_games
     from service.batch.inputs import InputError, find_photos
     from service.batch.record import overlays_available
@@ -291,6 +291,10 @@ def batch_cmd(
         raise fail(str(e)) from None
     if not files:
         raise fail(f"no photos under {' '.join(paths)} (.jpg .jpeg .png .webp .heic)")
+    try:
+        client = connect(dask) if dask else None
+    except ClusterError as e:
+        raise fail(str(e)) from None
     progress = progress_bar(err)
 
     def on_plan(plan: Plan) -> None:
@@ -298,10 +302,13 @@ def batch_cmd(
 
     try:
         with progress:
-            outcome = run_batch(files, out_file, workers or default_workers(), overlays, dask, on_plan,
+            outcome = run_batch(files, out_file, workers or default_workers(), overlays, client, on_plan,
                                 lambda _: progress.advance(progress.task_ids[0]))
-    except (ResultsFileError, ClusterError) as e:
+    except ResultsFileError as e:
         raise fail(str(e)) from None
+    finally:
+        if client is not None:
+            client.close()
     ranked = rank_games([(f, outcome.of(f)) for f, _ in outcome.plan.photos]) if games else None
     for line in summary_lines(outcome, doubtful_below, ranked):
         out.print(line, highlight=False, markup=False)
