@@ -1,0 +1,761 @@
+"""Stage 6: the decorations standing on the garden (statues, fountains, bridges, stairs, belvederes).
+
+The tiles are known (their cells, levels and hand placement), and so is the camera, so every place a
+piece may stand is known in 3-D before a pixel is looked at. The rules (spec 1.3) list the
+candidates: a statue or a belvedere on any field seen from above; a fountain on two adjacent fields of
+two tiles of one level; a bridge straight over a gap between two tiles of one level; stairs between
+adjacent fields of tiles one level apart. Each candidate is then tested with the piece's own 3-D
+shape from the profile: points *inside* the solid (the axis of a statue, the water of a fountain's
+basin, the middle of a bridge's deck, the treads of the stairs, the dome of a belvedere) project onto
+pixels that show that solid, whatever the camera, unless something nearer hides them. Tiles on higher
+levels hide what stands below them, and pieces already found hide what lies under them; those pixels
+are left out.
+
+Colours are compared after white balance on the board's own sand, in linear light and by
+chromaticity (a shadow scales all three channels alike, so it moves the brightness and not the
+chromaticity): bronze is a saturated warm brown where the sand, the pillars and the printed path are
+paler, the dome teal where the garden is yellow-green, the water cyan-blue, the bridge terracotta,
+the stairs a neutral grey where the cream plaques are warm. References are the profile's colours, so
+a calibrated profile reads another edition.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from scoring.garden import GRID, Cell, Decoration
+from vision.camera import Camera
+from vision.profile import DecorationModel, Profile, rgb, srgb_to_linear
+
+KINDS = ("statue", "fountain", "bridge", "stairs", "belvedere")
+
+
+class TileLike(Protocol):
+    """What the reader needs of a tile read: its block, level and hand placement."""
+
+    row: int
+    col: int
+    level: int
+    placement: tuple[float, ...]  #: dx, dy (mm) of its centre from the block's centre, turn (degrees)
+
+
+@dataclass(frozen=True)
+class PlacedTile:
+    """A tile with its placement, the minimum :class:`TileLike` (e.g. built from a truth file)."""
+
+    row: int
+    col: int
+    level: int
+    placement: tuple[float, ...] = (0.0, 0.0, 0.0)
+
+
+# ------------------------------------------------------------------------------------------ geometry
+
+
+class Surfaces:
+    """Where the fields of the tiles read are: (cell, level) -> tile, the top level of every cell, and
+    each field's centre on its tile's top as the tile was placed."""
+
+    def __init__(self, tiles: Sequence[TileLike], profile: Profile) -> None:
+        self.profile = profile
+        self.tiles = list(tiles)
+        self.at: dict[tuple[Cell, int], int] = {}
+        top = np.zeros((GRID, GRID), int)
+        for i, t in enumerate(self.tiles):
+            for r in (t.row, t.row + 1):
+                for c in (t.col, t.col + 1):
+                    self.at.setdefault(((r, c), t.level), i)
+                    top[r, c] = max(top[r, c], t.level)
+        self.top = top
+
+    def pose(self, i: int) -> tuple[float, float, float, float]:
+        """Tile i's top centre (x, y, z) and turn (degrees)."""
+        t = self.tiles[i]
+        bx, by = self.profile.block_centre(t.row, t.col)
+        p = tuple(t.placement) + (0.0,) * (3 - len(t.placement))
+        return bx + p[0], by + p[1], self.profile.tile_top_z(t.level), p[2]
+
+    def field(self, cell: Cell, level: int) -> np.ndarray:
+        """The centre (x, y, z) of the field over ``cell`` on the tile of ``level``."""
+        i = self.at[(cell, level)]
+        t = self.tiles[i]
+        x, y, z, turn = self.pose(i)
+        local = np.subtract(self.profile.cell_centre(*cell), self.profile.block_centre(t.row, t.col))
+        a = math.radians(turn)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        return np.array([*(np.array([x, y]) + rot @ local), z])
+
+    def turn(self, cell: Cell, level: int) -> float:
+        return self.pose(self.at[(cell, level)])[3]
+
+    def has(self, cell: Cell, level: int) -> bool:
+        return (cell, level) in self.at
+
+    def seen(self, cell: Cell, level: int) -> bool:
+        """No tile above ``level`` covers ``cell`` (it is seen from directly above)."""
+        return bool(self.top[cell] <= level)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A place a piece may stand, by the rules: its cells (and each one's level) and its pose."""
+
+    kind: str
+    cells: tuple[Cell, ...]
+    levels: tuple[int, ...]  #: per cell; a bridge's middle cell gets the bridge's level
+    origin: tuple[float, float, float]  #: the piece's local origin on the surface it stands on
+    angle_deg: float  #: direction of the piece's local x axis in the board frame
+    run: float = 0.0  #: stairs: length of the run
+    rise: float = 0.0  #: stairs: height from the lower tile's top to the upper tile's top
+
+    @property
+    def level(self) -> int:
+        return min(self.levels)
+
+    @property
+    def fields(self) -> tuple[tuple[Cell, int], ...]:
+        """The fields the piece occupies (a bridge's middle cell is a gap, not a field)."""
+        if self.kind == "bridge":
+            return ((self.cells[0], self.levels[0]), (self.cells[2], self.levels[2]))
+        return tuple(zip(self.cells, self.levels, strict=True))
+
+
+def _adjacent(cell: Cell) -> Iterable[tuple[Cell, tuple[int, int]]]:
+    r, c = cell
+    for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+        if 0 <= r + dr < GRID and 0 <= c + dc < GRID:
+            yield (r + dr, c + dc), (dr, dc)
+
+
+def _angle(a: np.ndarray, b: np.ndarray) -> float:
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
+
+
+def candidates(surf: Surfaces) -> list[Candidate]:
+    """Every placement the rules of spec 1.3 allow on the tiles read, seen (at least one of its cells)
+    from above."""
+    prof = surf.profile
+    out: list[Candidate] = []
+    fields = sorted(surf.at)
+    half_field = prof.tile.field_size / 2
+    for cell, level in fields:
+        p = surf.field(cell, level)
+        if surf.seen(cell, level):
+            for kind in ("statue", "belvedere"):
+                out.append(Candidate(kind, (cell,), (level,), tuple(p), surf.turn(cell, level)))
+        ti = surf.at[(cell, level)]
+        for nb, (dr, dc) in _adjacent(cell):
+            forward = (dr, dc) in ((0, 1), (1, 0))
+            # fountain: two fields of two tiles of one level (each pair once)
+            if forward and surf.has(nb, level) and surf.at[(nb, level)] != ti:
+                if surf.seen(cell, level) or surf.seen(nb, level):
+                    q = surf.field(nb, level)
+                    out.append(Candidate("fountain", (cell, nb), (level, level), tuple((p + q) / 2),
+                                         _angle(p, q)))
+            # bridge: ends on two tiles of one level, no tile of that level over the middle cell
+            far = (cell[0] + 2 * dr, cell[1] + 2 * dc)
+            if forward and 0 <= far[0] < GRID and 0 <= far[1] < GRID and surf.has(far, level) \
+                    and not surf.has(nb, level) and surf.at[(far, level)] != ti:
+                if surf.seen(cell, level) or surf.seen(far, level) or surf.top[nb] <= level:
+                    q = surf.field(far, level)
+                    out.append(Candidate("bridge", (cell, nb, far), (level, level, level),
+                                         tuple((p + q) / 2), _angle(p, q)))
+            # stairs: from this (lower) field up to the adjacent field of a tile one level up, whose
+            # own tile is not over this field (the stairs rise to the upper tile's top)
+            if surf.has(nb, level + 1) and not surf.has(cell, level + 1):
+                if surf.seen(cell, level) or surf.seen(nb, level + 1):
+                    q = surf.field(nb, level + 1)
+                    ang = _angle(p, q)
+                    axis = np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
+                    start = p[:2] - half_field * axis
+                    end = _upper_edge(surf, surf.at[(nb, level + 1)], start, axis)
+                    run = float(np.clip(end, 2 * half_field - 2.0, 2 * half_field + 6.0))
+                    out.append(Candidate("stairs", (cell, nb), (level, level + 1),
+                                         (float(start[0]), float(start[1]), float(p[2])), ang, run,
+                                         float(q[2] - p[2])))
+    return out
+
+
+def _upper_edge(surf: Surfaces, i: int, start: np.ndarray, axis: np.ndarray) -> float:
+    """Distance from ``start`` along ``axis`` to the near edge of tile i (its outline, turned)."""
+    x, y, _, turn = surf.pose(i)
+    a = math.radians(turn)
+    u = np.array([math.cos(a), math.sin(a)])
+    v = np.array([-math.sin(a), math.cos(a)])
+    half = surf.profile.tile.size / 2
+    best = math.inf
+    rel = start - (x, y)
+    for n in (u, v):
+        den = float(axis @ n)
+        if abs(den) < 0.3:
+            continue
+        for side in (-half, half):
+            t = (side - float(rel @ n)) / den
+            if t > 0:
+                best = min(best, t)
+    return best if math.isfinite(best) else 2 * surf.profile.tile.field_size
+
+
+# --------------------------------------------------------------------------------- the pieces' points
+
+
+@dataclass(frozen=True)
+class Part:
+    """Points inside (or on) one part of a piece, in its local frame (mm), and the colour they show."""
+
+    colour: str  #: a key of :data:`GROUPS`
+    points: np.ndarray  #: (N, 3)
+    weight: float = 1.0
+    #: a *cover* part is judged only where the empty tile would show its garden green (away from its
+    #: plaque, band and path): there a piece must hide the green, whatever the photo's colours
+    cover: bool = False
+
+
+def _disc(r: float, step: float) -> np.ndarray:
+    g = np.arange(-r, r + 1e-9, step)
+    x, y = np.meshgrid(g, g)
+    m = x * x + y * y <= r * r + 1e-9
+    return np.column_stack([x[m], y[m]])
+
+
+def _ellipse_grid(a: float, b: float, step: float) -> np.ndarray:
+    gx, gy = np.arange(-a, a + 1e-9, step), np.arange(-b, b + 1e-9, step)
+    x, y = np.meshgrid(gx, gy)
+    m = (x / a) ** 2 + (y / b) ** 2 <= 1.0
+    return np.column_stack([x[m], y[m]])
+
+
+def bridge_top(profile: Profile, x: np.ndarray) -> np.ndarray:
+    """Height of the bridge deck's top at local x (spec 2.5: 2 thick at the ends, 12 over the middle)."""
+    return _bridge_top(profile.decoration, x)
+
+
+def _bridge_top(d: DecorationModel, x: np.ndarray) -> np.ndarray:
+    half = d.bridge_deck[0] / 2
+    return d.bridge_end_thickness + (d.bridge_rise - d.bridge_end_thickness) * np.cos(
+        np.clip(x / half, -1, 1) * np.pi / 2) ** 0.7
+
+
+def piece_parts(profile: Profile, kind: str, run: float = 0.0, rise: float = 0.0) -> tuple[Part, ...]:
+    """The parts of a piece as points that show it from any camera (inside convex parts, kept a hand
+    placement's offset away from their outline)."""
+    return _parts(profile.decoration, kind, round(run, 1), round(rise, 1))
+
+
+@lru_cache(maxsize=256)
+def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part, ...]:
+    if kind == "statue":
+        bd, bh = d.statue_base
+        axis = np.column_stack([np.zeros(8), np.zeros(8), np.linspace(bh, d.statue_height - 1.5, 8)])
+        ring = _disc(bd / 2 - 2.5, 1.2)
+        base = np.column_stack([ring, np.full(len(ring), bh * 0.6)])
+        return (Part("bronze", np.vstack([axis, base])),)
+    if kind == "belvedere":
+        r = d.belvedere_dome / 2
+        z_dome = d.belvedere_height - r
+        dome = _disc(r - 2.5, 1.0)
+        dome_pts = np.column_stack([dome, np.full(len(dome), z_dome + r * 0.5)])
+        h = d.belvedere_base / 2 - 1.2
+        corners = np.array([[sx * h, sy * h] for sx in (-1, 1) for sy in (-1, 1)])
+        roof = np.column_stack([corners, np.full(4, z_dome - d.belvedere_roof / 2)])
+        slab = np.column_stack([corners, np.full(4, d.belvedere_slab / 2)])
+        return (Part("teal", dome_pts, 1.0), Part("ivory", np.vstack([roof, slab]), 0.3))
+    if kind == "fountain":
+        L, W, H = d.fountain_basin
+        ins = d.fountain_inset
+        a, b = (L - 2 * ins) / 2 - 2.0, (W - 2 * ins) / 2 - 2.0
+        water = _ellipse_grid(a, b, 1.5)
+        water = water[np.hypot(water[:, 0], water[:, 1]) > d.fountain_spout[0] / 2 + 1.5]
+        t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+        rim = np.column_stack([(L / 2 - ins / 2) * np.cos(t), (W / 2 - ins / 2) * np.sin(t), np.full(24, H)])
+        return (Part("water", np.column_stack([water, np.full(len(water), H)]), 1.0),
+                Part("rim", rim, 0.3))
+    if kind == "bridge":
+        L, W = d.bridge_deck
+        x = np.linspace(-L / 2 + 3.0, L / 2 - 3.0, 19)
+        y = np.array([-W / 2 + d.bridge_rail_width + 2.0, 0.0, W / 2 - d.bridge_rail_width - 2.0])
+        X, Y = np.meshgrid(x, y)
+        Z = _bridge_top(d, X) - 0.5
+        return (Part("terracotta", np.column_stack([X.ravel(), Y.ravel(), Z.ravel()])),)
+    if kind == "stairs":
+        # the treads' colour, and where the empty field would show green, that something hides it
+        n = d.stairs_steps
+        step = run / n
+        treads = [((i + 0.5) * step, y, rise * (i + 1) / n - 1.0)
+                  for i in range(n) for y in (-d.stairs_width / 2 + 2.5, 0.0, d.stairs_width / 2 - 2.5)]
+        inside = []
+        for x in np.arange(1.0, run - 0.9, 0.7):
+            top = rise * (min(math.floor(x / step), n - 1) + 1) / n
+            for y in np.linspace(-d.stairs_width / 2 + 1.5, d.stairs_width / 2 - 1.5, 9):
+                inside += [(x, y, max(0.5, top - 1.0)), (x, y, max(0.5, top / 2))]
+        return (Part("stone", np.array(treads), 1.0), Part("stone", np.array(inside), 1.0, cover=True))
+    raise ValueError(f"unknown decoration kind {kind!r}")
+
+
+def _to_board(c: Candidate, pts: np.ndarray, shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """Local points of the piece (shifted by ``shift`` in its own frame) -> board points."""
+    a = math.radians(c.angle_deg)
+    ca, sa = math.cos(a), math.sin(a)
+    px, py = pts[:, 0] + shift[0], pts[:, 1] + shift[1]
+    x = c.origin[0] + ca * px - sa * py
+    y = c.origin[1] + sa * px + ca * py
+    return np.column_stack([x, y, c.origin[2] + pts[:, 2]])
+
+
+# ---------------------------------------------------------------------------------------- colours
+
+
+def palette(profile: Profile) -> dict[str, np.ndarray]:
+    """Linear-light colours (B, G, R) of the pieces and of what they stand on, by name."""
+    d, t = profile.decoration, profile.tile
+    hexes = {
+        "bronze": d.statue_colour, "teal": d.belvedere_dome_colour, "ivory": d.belvedere_post_colour,
+        "water": d.fountain_water_colour, "rim": d.fountain_rim_colour, "terracotta": d.bridge_colour,
+        "grey": d.stairs_colour, "green": t.garden_colour, "plaque": t.plaque_colour, "ink": t.icon_colour,
+        "path": t.path_colour, "sand": profile.board.colour, "pillar": profile.pillar.colour,
+        "edge": t.edge_colour, "hole": profile.board.hole_colour, "gap": profile.board.gap_colour,
+        "cell": profile.board.cell_colour,
+    }
+    hexes.update({f"flower-{k}": v for k, v in profile.flowers.items()})
+    return {k: srgb_to_linear(rgb(v))[::-1].astype(np.float32) for k, v in hexes.items()}
+
+
+#: the part colours a piece is tested for; every other palette entry is what might show instead
+PIECE_COLOURS = ("bronze", "teal", "ivory", "water", "rim", "terracotta", "grey")
+LUM_RANGE = (-2.8, 0.8)  #: log2 of a surface's brightness over its lit reference: shadow .. glare
+LUM_WEIGHT = 0.04  #: chromaticity distance per stop of brightness outside that range
+MAX_CHROMA_DIST = 0.2  #: a pixel farther than this from every colour is nothing known
+
+
+class Classifier:
+    """Each pixel -> the nearest palette colour by chromaticity, brightness breaking ties between colours
+    of one chromaticity (the icon's ink and bronze, grey stairs and white rims); brightness is then
+    judged against the light falling on the tile (:func:`local_light`)."""
+
+    def __init__(self, profile: Profile) -> None:
+        pal = palette(profile)
+        self.names = list(pal)
+        refs = np.array([pal[k] for k in self.names])
+        self.chroma = chroma(refs)
+        self.logy = np.log2(refs.sum(axis=1))
+        self.index = {k: i for i, k in enumerate(self.names)}
+
+    def classify(self, lin: np.ndarray) -> np.ndarray:
+        """Palette index per pixel (N,), -1 for a pixel like none of them."""
+        if not len(lin):
+            return np.zeros(0, int)
+        c = chroma(lin)
+        ly = np.log2(np.maximum(lin.sum(axis=1), 1e-4))
+        dc = np.linalg.norm(c[:, None, :] - self.chroma[None], axis=2)
+        rel = ly[:, None] - self.logy[None]
+        out = np.maximum(LUM_RANGE[0] - rel, 0) + np.maximum(rel - LUM_RANGE[1], 0)
+        cost = dc + LUM_WEIGHT * out
+        k = np.argmin(cost, axis=1)
+        k[dc[np.arange(len(k)), k] > MAX_CHROMA_DIST] = -1
+        return k
+
+
+def chroma(lin: np.ndarray) -> np.ndarray:
+    """Chromaticity (b, g, r) / (b + g + r) of linear pixels (..., 3)."""
+    s = np.maximum(lin.sum(axis=-1, keepdims=True), 1e-4)
+    return lin / s
+
+
+_LUT = srgb_to_linear(np.arange(256) / 255.0)
+
+
+class ColourSampler:
+    """Linear-light, board-white-balanced colours of the photo at projected points."""
+
+    def __init__(self, image: np.ndarray, cam: Camera, gain_srgb: np.ndarray) -> None:
+        self.image = image
+        self.cam = cam
+        # a per-channel gain on sRGB values is (nearly) a gain of its 2.4th power on linear light
+        self.gain = np.asarray(gain_srgb, np.float32) ** 2.4
+        self.h, self.w = image.shape[:2]
+
+    def pixels(self, pts: np.ndarray) -> np.ndarray:
+        """Board points (N, 3) -> pixel coordinates (N, 2) in the working image."""
+        return self.cam.project(pts)
+
+    def sample(self, uv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Linear colours (N, 3) at pixels ``uv`` (nearest pixel) and which of them are in the image."""
+        j = np.round(uv[:, 0]).astype(int)
+        i = np.round(uv[:, 1]).astype(int)
+        ok = (i >= 0) & (j >= 0) & (i < self.h) & (j < self.w)
+        px = self.image[np.clip(i, 0, self.h - 1), np.clip(j, 0, self.w - 1)]
+        return _LUT[px] * self.gain, ok
+
+
+# --------------------------------------------------------------------------------------- occlusion
+
+
+class Occluders:
+    """What hides a piece in the photo: the tiles above its level (their solids' outlines, filled) and
+    the pieces already found above it. One mask per level, made when first needed, at a reduced scale."""
+
+    SCALE = 0.5
+
+    def __init__(self, cam: Camera, surf: Surfaces) -> None:
+        self.cam, self.surf = cam, surf
+        self.h = int(math.ceil(cam.height * self.SCALE))
+        self.w = int(math.ceil(cam.width * self.SCALE))
+        self.masks: dict[int, np.ndarray] = {}
+        self.extra: list[tuple[int, np.ndarray]] = []  #: (z of its top as a level bound, polygon px)
+
+    def _tile_hull(self, i: int) -> np.ndarray:
+        prof = self.surf.profile
+        x, y, z, turn = self.surf.pose(i)
+        a = math.radians(turn)
+        h = prof.tile.size / 2
+        sq = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ np.array(
+            [[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+        sq = sq + (x, y)
+        pts = np.vstack([np.column_stack([sq, np.full(4, z)]),
+                         np.column_stack([sq, np.full(4, z - prof.tile.thickness)])])
+        return self.cam.project(pts)
+
+    def mask(self, above: int) -> np.ndarray:
+        """uint8 mask (reduced scale): 1 where a tile of a level above ``above`` hides the view."""
+        if above not in self.masks:
+            m = np.zeros((self.h, self.w), np.uint8)
+            for i, t in enumerate(self.surf.tiles):
+                if t.level > above:
+                    hull = cv2.convexHull((self._tile_hull(i) * self.SCALE).astype(np.float32))
+                    cv2.fillConvexPoly(m, np.round(hull).astype(np.int32), 1)
+            for lv, poly in self.extra:
+                if lv > above:
+                    cv2.fillConvexPoly(m, np.round(poly * self.SCALE).astype(np.int32), 1)
+            self.masks[above] = m
+        return self.masks[above]
+
+    def add_piece(self, level: int, pts_px: np.ndarray) -> None:
+        """A piece found standing on ``level`` hides what lies below it (levels under ``level``)."""
+        hull = cv2.convexHull(pts_px.astype(np.float32)).reshape(-1, 2)
+        self.extra.append((level, hull))
+        for k in list(self.masks):
+            if k < level:
+                del self.masks[k]
+
+    def hidden(self, uv: np.ndarray, above: int) -> np.ndarray:
+        m = self.mask(above)
+        j = np.clip(np.round(uv[:, 0] * self.SCALE).astype(int), 0, self.w - 1)
+        i = np.clip(np.round(uv[:, 1] * self.SCALE).astype(int), 0, self.h - 1)
+        return m[i, j] > 0
+
+
+# ----------------------------------------------------------------------------------- the evidence
+
+
+@dataclass
+class Evidence:
+    """How the photo agrees with one candidate."""
+
+    candidate: Candidate
+    score: float  #: 0..1, the weighted share of the piece's visible points that show its colours
+    visible: float  #: the share of its points not hidden by nearer things
+    parts: dict[str, float] = field(default_factory=dict)  #: share per part colour
+    shift: tuple[float, float] = (0.0, 0.0)
+    outline_px: np.ndarray | None = None
+
+
+#: which palette colours count as each part's colour: the neutrals (grey stairs, white rims, ivory
+#: posts, white flowers) share one chromaticity, bronze and terracotta nearly so; brightness and the
+#: piece's shape tell them apart
+GROUPS: dict[str, tuple[str, ...]] = {
+    "bronze": ("bronze", "terracotta"),
+    "terracotta": ("terracotta", "bronze"),
+    "teal": ("teal",),
+    "water": ("water",),
+    "grey": ("grey", "flower-white", "rim", "ivory"),
+    "stone": ("grey", "flower-white", "rim", "ivory", "plaque", "pillar", "path", "cell"),
+    "rim": ("grey", "flower-white", "rim", "ivory", "plaque"),
+    "ivory": ("grey", "flower-white", "rim", "ivory", "plaque"),
+}
+REF_OF = {"stone": "grey"}  #: the palette colour whose brightness a group is judged against
+#: brightness of a part's pixels over its colour's lit brightness on that tile (:func:`local_light`):
+#: the icon's ink is far darker than a bronze statue in the same light, white far brighter than grey
+REL_LUM: dict[str, tuple[float, float]] = {
+    "bronze": (0.16, 3.0), "terracotta": (0.15, 3.0), "teal": (0.12, 4.0), "water": (0.15, 4.0),
+    "grey": (0.15, 1.9), "stone": (0.1, 4.0), "rim": (0.1, 4.0), "ivory": (0.1, 4.0),
+}
+
+
+def _ring(r0: float, r1: float, n: int = 24) -> np.ndarray:
+    t = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.vstack([np.column_stack([r * np.cos(t), r * np.sin(t)]) for r in (r0, (r0 + r1) / 2, r1)])
+
+
+GREEN_RING = _ring(11.0, 12.6)  #: around a field's centre: its garden green, beyond a plaque and a piece
+MIN_GREEN = 6  #: fewer green pixels round a field than this: its light is not measured
+GREEN_MARGIN = 1.5  #: mm kept from the edges of the green (plaque, flowers, band, path): hand placement
+MIN_COVER = 6  #: fewer points where the empty tile shows green than this: a cover part is not judged
+UNJUDGED_COVER = 0.85  #: a piece's colour share counts this much when its cover part cannot be judged
+
+
+def ray_plane(cam: Camera, uv: np.ndarray, z: float) -> np.ndarray:
+    """Board (x, y) where the rays of pixels ``uv`` (N, 2) meet the plane at height z."""
+    xu, yu = cam.undistort_normalised(uv[:, 0], uv[:, 1])
+    d = np.column_stack([xu, yu, np.ones(len(xu))]) @ cam.R  # board-frame directions (R^T d)
+    c = cam.position
+    s = (z - c[2]) / np.where(np.abs(d[:, 2]) > 1e-9, d[:, 2], 1e-9)
+    return c[:2] + s[:, None] * d[:, :2]
+
+
+def green_zone(surf: Surfaces, xy: np.ndarray, level: int) -> np.ndarray:
+    """Whether board points (N, 2) on the tops of the tiles of ``level`` fall on a field's garden green
+    (its plaque or blank-field flowers, its band and the path cross left out, with a margin)."""
+    prof = surf.profile
+    t = prof.tile
+    half = t.size / 2
+    off = (t.field_size + t.path_width) / 2  # field centres from the tile's centre
+    lo, hi = t.path_width / 2 + GREEN_MARGIN, half - t.band_width - GREEN_MARGIN
+    r_plaque = t.plaque_diameter / 2 + GREEN_MARGIN
+    out = np.zeros(len(xy), bool)
+    for i, tile in enumerate(surf.tiles):
+        if tile.level != level:
+            continue
+        x, y, _, turn = surf.pose(i)
+        a = math.radians(turn)
+        rel = xy - (x, y)
+        u = rel[:, 0] * math.cos(a) + rel[:, 1] * math.sin(a)
+        v = -rel[:, 0] * math.sin(a) + rel[:, 1] * math.cos(a)
+        au, av = np.abs(u), np.abs(v)
+        r = np.hypot(au - off, av - off)
+        out |= (au >= lo) & (au <= hi) & (av >= lo) & (av <= hi) & (r >= r_plaque)
+    return out
+
+
+def _shifts(c: Candidate, shifts: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The hand-placement shifts tried for a candidate: stairs only sideways (their run is fixed
+    between the lower field's far edge and the upper tile)."""
+    if c.kind == "stairs":
+        return [(0.0, y) for x, y in shifts if x == 0.0]
+    return list(shifts)
+
+
+class Scorer:
+    """Tests candidates against one photo, many at once (one projection and one colour lookup for all
+    their points)."""
+
+    def __init__(self, image: np.ndarray, cam: Camera, surf: Surfaces, profile: Profile,
+                 gain_srgb: np.ndarray) -> None:
+        self.sampler = ColourSampler(image, cam, gain_srgb)
+        self.classifier = Classifier(profile)
+        self.occ = Occluders(cam, surf)
+        self.surf, self.profile = surf, profile
+        names = self.classifier.names
+        self.group_of = {k: np.array([n in v for n in names] + [False]) for k, v in GROUPS.items()}
+        self._light: dict[tuple[Cell, int], float] = {}
+
+    def lights(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
+        """The light on each field: the brightness of its garden green over the green's lit reference
+        (the 70th percentile over a ring round the field, so a piece's own shadow does not count);
+        1.0 where too little green shows."""
+        todo = sorted({f for f in fields if f not in self._light})
+        if todo:
+            n = len(GREEN_RING)
+            pts = np.vstack([np.column_stack([GREEN_RING + p[:2], np.full(n, p[2])])
+                             for p in (self.surf.field(c, lv) for c, lv in todo)])
+            levels = np.repeat([lv for _, lv in todo], n)
+            uv = self.sampler.pixels(pts)
+            lin, ok = self.sampler.sample(uv)
+            for lv in np.unique(levels):
+                m = levels == lv
+                ok[m] &= ~self.occ.hidden(uv[m], int(lv))
+            g = self.classifier.index["green"]
+            green = (self.classifier.classify(lin) == g) & ok
+            y = lin.sum(axis=1) / np.exp2(self.classifier.logy[g])
+            for i, f in enumerate(todo):
+                yi = y[i * n:(i + 1) * n][green[i * n:(i + 1) * n]]
+                self._light[f] = float(np.percentile(yi, 70)) if len(yi) >= MIN_GREEN else 1.0
+        return np.array([self._light[f] for f in fields])
+
+    def evidence(self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
+                 ) -> list[Evidence]:
+        """For each candidate, the share of its visible points that show its colours at the best of
+        ``shifts`` (mm; the pieces are placed by hand); hidden points (by tiles above the candidate's
+        level and the pieces found so far) are left out."""
+        if not cands:
+            return []
+        pts, seg_parts, owners = [], [], []
+        seg = 0
+        for ci, c in enumerate(cands):
+            parts = piece_parts(self.profile, c.kind, c.run, c.rise)
+            for sh in _shifts(c, shifts):
+                for part in parts:
+                    pts.append(_to_board(c, part.points, sh))
+                    seg_parts.append(part)
+                    owners.append(ci)
+                    seg += 1
+        sizes = np.array([len(p) for p in pts])
+        seg_id = np.repeat(np.arange(seg), sizes)
+        allp = np.vstack(pts)
+        uv = self.sampler.pixels(allp)
+        lin, ok = self.sampler.sample(uv)
+        levels = np.array([cands[o].level for o in owners])[seg_id]
+        for lv in np.unique(levels):
+            m = levels == lv
+            ok[m] &= ~self.occ.hidden(uv[m], int(lv))
+        k = self.classifier.classify(lin)
+        light = np.array([float(np.mean(self.lights(c.fields))) for c in cands])
+        colours = sorted({p.colour for p in seg_parts})
+        hit = np.zeros(len(allp), bool)
+        seg_colour = np.array([p.colour for p in seg_parts])[seg_id]
+        y = lin.sum(axis=1) / light[np.array(owners)][seg_id]
+        cover_seg = np.array([p.cover for p in seg_parts])[seg_id]
+        if cover_seg.any():
+            for lv in np.unique(levels[cover_seg]):
+                m = cover_seg & (levels == lv)
+                xy = ray_plane(self.sampler.cam, uv[m], self.profile.tile_top_z(int(lv)))
+                ok[m] &= green_zone(self.surf, xy, int(lv))
+        green = k == self.classifier.index["green"]
+        for col in colours:
+            m = seg_colour == col
+            ref = np.exp2(self.classifier.logy[self.classifier.index[REF_OF.get(col, col)]])
+            lo, hi = REL_LUM[col]
+            rel = y[m] / ref
+            hit[m] = self.group_of[col][k[m]] & (rel >= lo) & (rel <= hi)
+        hit[cover_seg] = ~green[cover_seg]
+        n_vis = np.bincount(seg_id, weights=ok, minlength=seg)
+        n_hit = np.bincount(seg_id, weights=ok & hit, minlength=seg)
+        out = []
+        j = 0
+        for c in cands:
+            n_parts = len(piece_parts(self.profile, c.kind, c.run, c.rise))
+            best: Evidence | None = None
+            for sh in _shifts(c, shifts):
+                num = den = tot = 0.0
+                shares: dict[str, float] = {}
+                for i in range(n_parts):
+                    part = seg_parts[j]
+                    if part.cover:  # judged apart (below); not part of the colour share
+                        shares[f"cover{i}"] = float(n_hit[j] / n_vis[j]) if n_vis[j] >= MIN_COVER else -1.0
+                        j += 1
+                        continue
+                    share = n_hit[j] / n_vis[j] if n_vis[j] else 0.0
+                    shares[f"{part.colour}{i}"] = float(share)
+                    num += part.weight * n_hit[j]
+                    den += part.weight * n_vis[j]
+                    tot += part.weight * sizes[j]
+                    j += 1
+                score = num / den if den else 0.0
+                covers = [v for key, v in shares.items() if key.startswith("cover")]
+                if covers:  # not judged where too little green shows: the colours must then be clearer
+                    score = min(score, *covers) if min(covers) >= 0 else score * UNJUDGED_COVER
+                ev = Evidence(c, float(score), float(den / tot) if tot else 0.0, shares, sh)
+                if best is None or ev.score > best.score:
+                    best = ev
+            assert best is not None
+            out.append(best)
+        return out
+
+
+# ------------------------------------------------------------------------------------- the reading
+
+
+@dataclass(frozen=True)
+class DecorationFind:
+    """A piece found on the garden."""
+
+    kind: str
+    cells: tuple[Cell, ...]
+    levels: tuple[int, ...]  #: the level at each cell (a bridge's middle cell: the bridge's level)
+    score: float  #: 0..1, the share of its visible points that show its colours
+    visible: float  #: 0..1, the share of its points the photo shows
+    centre_px: tuple[float, float]  #: in the working image
+
+    @property
+    def level(self) -> int:
+        return min(self.levels)
+
+    @property
+    def confidence(self) -> float:
+        """0..1: how far the evidence is above the acceptance threshold."""
+        t = THRESHOLDS[self.kind]
+        return float(np.clip(0.5 + (self.score - t) / (2 * (1 - t)), 0.0, 1.0) * min(1.0, 2 * self.visible))
+
+    def to_decoration(self) -> Decoration:
+        """The piece in the ``babylon-garden/1`` model (stairs listed lower field first)."""
+        if self.kind == "stairs":
+            return Decoration(kind="stairs", cells=self.cells, levels=(self.levels[0], self.levels[1]))
+        return Decoration(kind=self.kind, cells=self.cells, level=self.level)
+
+
+THRESHOLDS: dict[str, float] = {
+    "statue": 0.5, "fountain": 0.5, "bridge": 0.5, "stairs": 0.5, "belvedere": 0.5,
+}
+MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged
+#: the order in which kinds claim their fields: a piece that spans more explains what a smaller one
+#: standing on one of its fields would see (a bridge's end looks like a terracotta statue); stairs,
+#: grey like so much else, come last
+PRIORITY = ("bridge", "fountain", "belvedere", "statue", "stairs")
+SHIFTS_MM = ((0.0, 0.0), (1.5, 0.0), (-1.5, 0.0), (0.0, 1.5), (0.0, -1.5))
+
+
+def _hull_local(profile: Profile, c: Candidate) -> np.ndarray:
+    """Corners of a box round the piece, local frame (for what it hides of the pieces below it)."""
+    d = profile.decoration
+    if c.kind == "statue":
+        hx = hy = d.statue_base[0] / 2
+        h = d.statue_height
+    elif c.kind == "belvedere":
+        hx = hy = d.belvedere_base / 2
+        h = d.belvedere_height
+    elif c.kind == "fountain":
+        hx, hy = d.fountain_basin[0] / 2, d.fountain_basin[1] / 2
+        h = d.fountain_basin[2] + d.fountain_spout[1]
+    elif c.kind == "bridge":
+        hx, hy = d.bridge_deck[0] / 2, d.bridge_deck[1] / 2
+        h = d.bridge_rise + d.bridge_rail_lift
+    else:
+        box = np.array([[x, y, z] for x in (0.0, c.run) for y in (-d.stairs_width / 2, d.stairs_width / 2)
+                        for z in (0.0, c.rise)])
+        return box
+    return np.array([[x, y, z] for x in (-hx, hx) for y in (-hy, hy) for z in (0.0, h)])
+
+
+def read_decorations(image_bgr: np.ndarray, cam: Camera, tiles: Sequence[TileLike], profile: Profile,
+                     gain_srgb: np.ndarray | None = None) -> list[DecorationFind]:
+    """Every decoration standing on the tiles read (see the module's docstring). ``cam`` is the camera
+    of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given)."""
+    if gain_srgb is None:
+        from vision.read.views import board_gain
+
+        gain_srgb = board_gain(image_bgr, cam, profile)
+    surf = Surfaces(tiles, profile)
+    scorer = Scorer(image_bgr, cam, surf, profile, gain_srgb)
+    cands = candidates(surf)
+    found: list[DecorationFind] = []
+    taken: set[tuple[Cell, int]] = set()
+    belvedere_tiles: set[int] = set()
+    for level in sorted({c.level for c in cands}, reverse=True):
+        at_level = scorer.evidence([c for c in cands if c.level == level], SHIFTS_MM)
+        for kind in PRIORITY:
+            evs = sorted((e for e in at_level if e.candidate.kind == kind), key=lambda e: -e.score)
+            for ev in evs:
+                c = ev.candidate
+                if ev.score < THRESHOLDS[kind]:
+                    break
+                fields = set(c.fields)
+                if ev.visible < MIN_VISIBLE or fields & taken:
+                    continue
+                if kind == "belvedere":
+                    ti = surf.at[c.fields[0]]
+                    if ti in belvedere_tiles:
+                        continue
+                    belvedere_tiles.add(ti)
+                taken |= fields
+                hull_px = cam.project(_to_board(c, _hull_local(profile, c), ev.shift))
+                scorer.occ.add_piece(level, hull_px)
+                centre = hull_px.mean(axis=0)
+                found.append(DecorationFind(kind, c.cells, c.levels, round(ev.score, 4), round(ev.visible, 4),
+                                            (float(centre[0]), float(centre[1]))))
+    return found

@@ -1,0 +1,62 @@
+"""Stages 6 and 7 in one call for the pipeline: the decorations and the symbols of the empty fields,
+in the shapes of ``babylon-garden/1``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scoring.garden import Decoration
+from vision.camera import Camera
+from vision.profile import Profile
+from vision.read.decorations import DecorationFind, PlacedTile, TileLike, read_decorations
+from vision.read.symbols import SymbolGrid, SymbolRead, read_symbols
+
+__all__ = ["PiecesReading", "read_pieces", "truth_tiles"]
+
+
+@dataclass
+class PiecesReading:
+    decorations: list[Decoration]  #: the pieces as the garden lists them
+    finds: list[DecorationFind]  #: the same with their evidence and image position
+    #: (row, col, level) -> the tile's 2 x 2 symbols in board orientation; None = a blank field,
+    #: "?" = not read (covered by a higher tile, or a piece stands on it)
+    symbols: dict[tuple[int, int, int], SymbolGrid]
+    symbol_reads: list[SymbolRead] = field(default_factory=list)  #: per field, with its evidence
+
+    def garden_symbols(self, key: tuple[int, int, int]) -> tuple[tuple[Any, Any], tuple[Any, Any]] | None:
+        """The tile's symbols for ``scoring.garden.Tile.symbols``: fields not read are taken as blank
+        only when every other field was read; with any field unread, None (unknown)."""
+        g = self.symbols.get(key)
+        if g is None or any(v == "?" for row in g for v in row):
+            return None
+        return ((g[0][0], g[0][1]), (g[1][0], g[1][1]))
+
+
+def read_pieces(
+    image_bgr: np.ndarray, cam: Camera, tiles: Sequence[TileLike], profile: Profile,
+    gain_srgb: np.ndarray | None = None,
+) -> PiecesReading:
+    """Decorations and symbols from the working image, its camera and the tiles read."""
+    if gain_srgb is None:
+        from vision.read.views import board_gain
+
+        gain_srgb = board_gain(image_bgr, cam, profile)
+    finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb)
+    grids, reads = read_symbols(image_bgr, cam, tiles, finds, profile, gain_srgb)
+    return PiecesReading([f.to_decoration() for f in finds], finds, grids, reads)
+
+
+def truth_tiles(truth: dict[str, Any], profile: Profile) -> list[PlacedTile]:
+    """The tiles of a rendered photo's truth file (``pieces.tiles``) with their hand placement, as the
+    structure reader would give them."""
+    out = []
+    for t in truth["pieces"]["tiles"]:
+        bx, by = profile.block_centre(t["row"], t["col"])
+        cx, cy = t["centre_board_mm"]
+        out.append(PlacedTile(int(t["row"]), int(t["col"]), int(t["level"]),
+                              (cx - bx, cy - by, float(t["rotation_deg"]))))
+    return out
