@@ -123,10 +123,9 @@ def test_killed_at_several_points_and_resumed(photo_set, reference):
         if _wait_for(proc, out, n_lines):
             os.kill(proc.pid, sig)  # the batch process only: its workers must go with it
             stopped.append(n_lines)
-        _, err = proc.communicate(timeout=120)
-        assert "Traceback" not in err
-        if sig == signal.SIGINT:
-            assert proc.returncode == 130 and "interrupted" in err
+        _, err = proc.communicate(timeout=120)  # returns: no worker outlives the batch with its pipes
+        if sig == signal.SIGINT:  # (after kill -9, a worker being born may complain on stderr)
+            assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
         got = lines(out)
         assert len(got) >= before and len(by_hash(got)) == len(got)
     assert stopped[:2] == [0, 2], "the first two stops must come while photos are being read"
@@ -134,7 +133,7 @@ def test_killed_at_several_points_and_resumed(photo_set, reference):
         f.write(b'{"file":"photos/g1/bob.jpg","sha256":"07b5')
     final = babylon("batch", "photos", "--out", out.name, "--workers", "2", cwd=photo_set)
     assert final.returncode == 0, final.stderr
-    assert "torn line" in final.stdout
+    assert "torn line" in final.stdout and "Traceback" not in final.stderr
     records, _ = reference
     assert by_hash(lines(out)) == by_hash(records)
 

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,24 @@ def _init_worker(batch_pid: int) -> None:
     cv2.setNumThreads(1)
 
 
+@contextmanager
+def _interrupt_afterwards() -> Iterator[None]:
+    """Hold Ctrl-C while worker processes start (submitting may start one, and waits for the
+    forkserver's imports): a start cut short leaves a half-made worker that prints a traceback. The
+    interrupt is raised once the block is done."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def _local_job(file: str, overlay: bool) -> tuple[PhotoRecord, bytes | None]:
     return score_photo(file, overlay=overlay)
 
@@ -97,10 +116,12 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
-    """Stop the workers now, mid-photo (Python 3.11 has no public call for it)."""
-    for proc in list(getattr(pool, "_processes", {}).values()):
+    """Stop the workers now, mid-photo (Python 3.11 has no public call for it), and wait for the
+    pool's manager thread to see them gone: left running, it races the interpreter's exit (a
+    'Bad file descriptor' traceback from concurrent.futures at exit)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
         proc.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_local(
@@ -117,12 +138,13 @@ def run_local(
     running: dict[Future, tuple[str, str | None]] = {}
     try:
         while queue or running:
-            while queue and len(running) < workers * IN_FLIGHT_PER_WORKER:
-                alone = queue[-1][0] in suspects
-                if (alone and running) or any(f in suspects for f, _ in running.values()):
-                    break
-                file, sha = queue.pop()
-                running[pool.submit(job, file, overlays)] = (file, sha)
+            with _interrupt_afterwards():
+                while queue and len(running) < workers * IN_FLIGHT_PER_WORKER:
+                    alone = queue[-1][0] in suspects
+                    if (alone and running) or any(f in suspects for f, _ in running.values()):
+                        break
+                    file, sha = queue.pop()
+                    running[pool.submit(job, file, overlays)] = (file, sha)
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             broken = False
             for fut in done:
