@@ -157,16 +157,26 @@ def candidates(surf: Surfaces) -> list[Candidate]:
             if forward and surf.has(nb, level) and surf.at[(nb, level)] != ti:
                 if surf.seen(cell, level) or surf.seen(nb, level):
                     q = surf.field(nb, level)
-                    out.append(Candidate("fountain", (cell, nb), (level, level), tuple((p + q) / 2),
-                                         _angle(p, q)))
+                    out.append(
+                        Candidate("fountain", (cell, nb), (level, level), tuple((p + q) / 2), _angle(p, q))
+                    )
             # bridge: ends on two tiles of one level, no tile of that level over the middle cell
             far = (cell[0] + 2 * dr, cell[1] + 2 * dc)
-            if forward and 0 <= far[0] < GRID and 0 <= far[1] < GRID and surf.has(far, level) \
-                    and not surf.has(nb, level) and surf.at[(far, level)] != ti:
+            if (
+                forward
+                and 0 <= far[0] < GRID
+                and 0 <= far[1] < GRID
+                and surf.has(far, level)
+                and not surf.has(nb, level)
+                and surf.at[(far, level)] != ti
+            ):
                 if surf.seen(cell, level) or surf.seen(far, level) or surf.top[nb] <= level:
                     q = surf.field(far, level)
-                    out.append(Candidate("bridge", (cell, nb, far), (level, level, level),
-                                         tuple((p + q) / 2), _angle(p, q)))
+                    out.append(
+                        Candidate(
+                            "bridge", (cell, nb, far), (level, level, level), tuple((p + q) / 2), _angle(p, q)
+                        )
+                    )
             # stairs: from this (lower) field up to the adjacent field of a tile one level up, whose
             # own tile is not over this field (the stairs rise to the upper tile's top)
             if surf.has(nb, level + 1) and not surf.has(cell, level + 1):
@@ -177,9 +187,17 @@ def candidates(surf: Surfaces) -> list[Candidate]:
                     start = p[:2] - half_field * axis
                     end = _upper_edge(surf, surf.at[(nb, level + 1)], start, axis)
                     run = float(np.clip(end, 2 * half_field - 2.0, 2 * half_field + 6.0))
-                    out.append(Candidate("stairs", (cell, nb), (level, level + 1),
-                                         (float(start[0]), float(start[1]), float(p[2])), ang, run,
-                                         float(q[2] - p[2])))
+                    out.append(
+                        Candidate(
+                            "stairs",
+                            (cell, nb),
+                            (level, level + 1),
+                            (float(start[0]), float(start[1]), float(p[2])),
+                            ang,
+                            run,
+                            float(q[2] - p[2]),
+                        )
+                    )
     return out
 
 
@@ -239,8 +257,10 @@ def bridge_top(profile: Profile, x: np.ndarray) -> np.ndarray:
 
 def _bridge_top(d: DecorationModel, x: np.ndarray) -> np.ndarray:
     half = d.bridge_deck[0] / 2
-    return d.bridge_end_thickness + (d.bridge_rise - d.bridge_end_thickness) * np.cos(
-        np.clip(x / half, -1, 1) * np.pi / 2) ** 0.7
+    return (
+        d.bridge_end_thickness
+        + (d.bridge_rise - d.bridge_end_thickness) * np.cos(np.clip(x / half, -1, 1) * np.pi / 2) ** 0.7
+    )
 
 
 def piece_parts(profile: Profile, kind: str, run: float = 0.0, rise: float = 0.0) -> tuple[Part, ...]:
@@ -275,8 +295,7 @@ def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part
         water = water[np.hypot(water[:, 0], water[:, 1]) > d.fountain_spout[0] / 2 + 1.5]
         t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
         rim = np.column_stack([(L / 2 - ins / 2) * np.cos(t), (W / 2 - ins / 2) * np.sin(t), np.full(24, H)])
-        return (Part("water", np.column_stack([water, np.full(len(water), H)]), 1.0),
-                Part("rim", rim, 0.3))
+        return (Part("water", np.column_stack([water, np.full(len(water), H)]), 1.0), Part("rim", rim, 0.3))
     if kind == "bridge":
         L, W = d.bridge_deck
         x = np.linspace(-L / 2 + 3.0, L / 2 - 3.0, 19)
@@ -288,8 +307,11 @@ def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part
         # the treads' colour, and where the empty field would show green, that something hides it
         n = d.stairs_steps
         step = run / n
-        treads = [((i + 0.5) * step, y, rise * (i + 1) / n - 1.0)
-                  for i in range(n) for y in (-d.stairs_width / 2 + 2.5, 0.0, d.stairs_width / 2 - 2.5)]
+        treads = [
+            ((i + 0.5) * step, y, rise * (i + 1) / n - 1.0)
+            for i in range(n)
+            for y in (-d.stairs_width / 2 + 2.5, 0.0, d.stairs_width / 2 - 2.5)
+        ]
         inside = []
         for x in np.arange(1.0, run - 0.9, 0.7):
             top = rise * (min(math.floor(x / step), n - 1) + 1) / n
@@ -316,11 +338,22 @@ def palette(profile: Profile) -> dict[str, np.ndarray]:
     """Linear-light colours (B, G, R) of the pieces and of what they stand on, by name."""
     d, t = profile.decoration, profile.tile
     hexes = {
-        "bronze": d.statue_colour, "teal": d.belvedere_dome_colour, "ivory": d.belvedere_post_colour,
-        "water": d.fountain_water_colour, "rim": d.fountain_rim_colour, "terracotta": d.bridge_colour,
-        "grey": d.stairs_colour, "green": t.garden_colour, "plaque": t.plaque_colour, "ink": t.icon_colour,
-        "path": t.path_colour, "sand": profile.board.colour, "pillar": profile.pillar.colour,
-        "edge": t.edge_colour, "hole": profile.board.hole_colour, "gap": profile.board.gap_colour,
+        "bronze": d.statue_colour,
+        "teal": d.belvedere_dome_colour,
+        "ivory": d.belvedere_post_colour,
+        "water": d.fountain_water_colour,
+        "rim": d.fountain_rim_colour,
+        "terracotta": d.bridge_colour,
+        "grey": d.stairs_colour,
+        "green": t.garden_colour,
+        "plaque": t.plaque_colour,
+        "ink": t.icon_colour,
+        "path": t.path_colour,
+        "sand": profile.board.colour,
+        "pillar": profile.pillar.colour,
+        "edge": t.edge_colour,
+        "hole": profile.board.hole_colour,
+        "gap": profile.board.gap_colour,
         "cell": profile.board.cell_colour,
     }
     hexes.update({f"flower-{k}": v for k, v in profile.flowers.items()})
@@ -366,6 +399,16 @@ def chroma(lin: np.ndarray) -> np.ndarray:
     """Chromaticity (b, g, r) / (b + g + r) of linear pixels (..., 3)."""
     s = np.maximum(lin.sum(axis=-1, keepdims=True), 1e-4)
     return lin / s
+
+
+GREEN_DOMINANCE = 0.06  #: garden green: its green chromaticity exceeds red's and blue's by this much
+
+
+def is_green(lin: np.ndarray) -> np.ndarray:
+    """Garden-green pixels (..., 3 linear BGR): green clearly the strongest channel, which no other print
+    of the game shows and which survives white balance and saturation (chromaticity keeps its order)."""
+    c = chroma(lin)
+    return c[..., 1] - np.maximum(c[..., 0], c[..., 2]) > GREEN_DOMINANCE
 
 
 _LUT = srgb_to_linear(np.arange(256) / 255.0)
@@ -416,10 +459,12 @@ class Occluders:
         a = math.radians(turn)
         h = prof.tile.size / 2
         sq = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) @ np.array(
-            [[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+            [[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]]
+        )
         sq = sq + (x, y)
-        pts = np.vstack([np.column_stack([sq, np.full(4, z)]),
-                         np.column_stack([sq, np.full(4, z - prof.tile.thickness)])])
+        pts = np.vstack(
+            [np.column_stack([sq, np.full(4, z)]), np.column_stack([sq, np.full(4, z - prof.tile.thickness)])]
+        )
         return self.cam.project(pts)
 
     def mask(self, above: int) -> np.ndarray:
@@ -483,8 +528,14 @@ REF_OF = {"stone": "grey"}  #: the palette colour whose brightness a group is ju
 #: brightness of a part's pixels over its colour's lit brightness on that tile (:func:`local_light`):
 #: the icon's ink is far darker than a bronze statue in the same light, white far brighter than grey
 REL_LUM: dict[str, tuple[float, float]] = {
-    "bronze": (0.16, 3.0), "terracotta": (0.15, 3.0), "teal": (0.12, 4.0), "water": (0.15, 4.0),
-    "grey": (0.15, 1.9), "stone": (0.1, 4.0), "rim": (0.1, 4.0), "ivory": (0.1, 4.0),
+    "bronze": (0.16, 3.0),
+    "terracotta": (0.15, 3.0),
+    "teal": (0.12, 4.0),
+    "water": (0.15, 4.0),
+    "grey": (0.15, 1.9),
+    "stone": (0.1, 4.0),
+    "rim": (0.1, 4.0),
+    "ivory": (0.1, 4.0),
 }
 
 
@@ -545,8 +596,9 @@ class Scorer:
     """Tests candidates against one photo, many at once (one projection and one colour lookup for all
     their points)."""
 
-    def __init__(self, image: np.ndarray, cam: Camera, surf: Surfaces, profile: Profile,
-                 gain_srgb: np.ndarray) -> None:
+    def __init__(
+        self, image: np.ndarray, cam: Camera, surf: Surfaces, profile: Profile, gain_srgb: np.ndarray
+    ) -> None:
         self.sampler = ColourSampler(image, cam, gain_srgb)
         self.classifier = Classifier(profile)
         self.occ = Occluders(cam, surf)
@@ -562,8 +614,12 @@ class Scorer:
         todo = sorted({f for f in fields if f not in self._light})
         if todo:
             n = len(GREEN_RING)
-            pts = np.vstack([np.column_stack([GREEN_RING + p[:2], np.full(n, p[2])])
-                             for p in (self.surf.field(c, lv) for c, lv in todo)])
+            pts = np.vstack(
+                [
+                    np.column_stack([GREEN_RING + p[:2], np.full(n, p[2])])
+                    for p in (self.surf.field(c, lv) for c, lv in todo)
+                ]
+            )
             levels = np.repeat([lv for _, lv in todo], n)
             uv = self.sampler.pixels(pts)
             lin, ok = self.sampler.sample(uv)
@@ -571,15 +627,16 @@ class Scorer:
                 m = levels == lv
                 ok[m] &= ~self.occ.hidden(uv[m], int(lv))
             g = self.classifier.index["green"]
-            green = (self.classifier.classify(lin) == g) & ok
+            green = is_green(lin) & ok
             y = lin.sum(axis=1) / np.exp2(self.classifier.logy[g])
             for i, f in enumerate(todo):
-                yi = y[i * n:(i + 1) * n][green[i * n:(i + 1) * n]]
+                yi = y[i * n : (i + 1) * n][green[i * n : (i + 1) * n]]
                 self._light[f] = float(np.percentile(yi, 70)) if len(yi) >= MIN_GREEN else 1.0
         return np.array([self._light[f] for f in fields])
 
-    def evidence(self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
-                 ) -> list[Evidence]:
+    def evidence(
+        self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
+    ) -> list[Evidence]:
         """For each candidate, the share of its visible points that show its colours at the best of
         ``shifts`` (mm; the pieces are placed by hand); hidden points (by tiles above the candidate's
         level and the pieces found so far) are left out."""
@@ -616,7 +673,7 @@ class Scorer:
                 m = cover_seg & (levels == lv)
                 xy = ray_plane(self.sampler.cam, uv[m], self.profile.tile_top_z(int(lv)))
                 ok[m] &= green_zone(self.surf, xy, int(lv))
-        green = k == self.classifier.index["green"]
+        green = is_green(lin)
         for col in colours:
             m = seg_colour == col
             ref = np.exp2(self.classifier.logy[self.classifier.index[REF_OF.get(col, col)]])
@@ -690,7 +747,11 @@ class DecorationFind:
 
 
 THRESHOLDS: dict[str, float] = {
-    "statue": 0.5, "fountain": 0.5, "bridge": 0.5, "stairs": 0.5, "belvedere": 0.5,
+    "statue": 0.5,
+    "fountain": 0.5,
+    "bridge": 0.5,
+    "stairs": 0.5,
+    "belvedere": 0.5,
 }
 MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged
 #: the order in which kinds claim their fields: a piece that spans more explains what a smaller one
@@ -716,14 +777,25 @@ def _hull_local(profile: Profile, c: Candidate) -> np.ndarray:
         hx, hy = d.bridge_deck[0] / 2, d.bridge_deck[1] / 2
         h = d.bridge_rise + d.bridge_rail_lift
     else:
-        box = np.array([[x, y, z] for x in (0.0, c.run) for y in (-d.stairs_width / 2, d.stairs_width / 2)
-                        for z in (0.0, c.rise)])
+        box = np.array(
+            [
+                [x, y, z]
+                for x in (0.0, c.run)
+                for y in (-d.stairs_width / 2, d.stairs_width / 2)
+                for z in (0.0, c.rise)
+            ]
+        )
         return box
     return np.array([[x, y, z] for x in (-hx, hx) for y in (-hy, hy) for z in (0.0, h)])
 
 
-def read_decorations(image_bgr: np.ndarray, cam: Camera, tiles: Sequence[TileLike], profile: Profile,
-                     gain_srgb: np.ndarray | None = None) -> list[DecorationFind]:
+def read_decorations(
+    image_bgr: np.ndarray,
+    cam: Camera,
+    tiles: Sequence[TileLike],
+    profile: Profile,
+    gain_srgb: np.ndarray | None = None,
+) -> list[DecorationFind]:
     """Every decoration standing on the tiles read (see the module's docstring). ``cam`` is the camera
     of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given)."""
     if gain_srgb is None:
@@ -756,6 +828,14 @@ def read_decorations(image_bgr: np.ndarray, cam: Camera, tiles: Sequence[TileLik
                 hull_px = cam.project(_to_board(c, _hull_local(profile, c), ev.shift))
                 scorer.occ.add_piece(level, hull_px)
                 centre = hull_px.mean(axis=0)
-                found.append(DecorationFind(kind, c.cells, c.levels, round(ev.score, 4), round(ev.visible, 4),
-                                            (float(centre[0]), float(centre[1]))))
+                found.append(
+                    DecorationFind(
+                        kind,
+                        c.cells,
+                        c.levels,
+                        round(ev.score, 4),
+                        round(ev.visible, 4),
+                        (float(centre[0]), float(centre[1])),
+                    )
+                )
     return found

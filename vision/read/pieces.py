@@ -37,7 +37,10 @@ class PiecesReading:
 
 
 def read_pieces(
-    image_bgr: np.ndarray, cam: Camera, tiles: Sequence[TileLike], profile: Profile,
+    image_bgr: np.ndarray,
+    cam: Camera,
+    tiles: Sequence[TileLike],
+    profile: Profile,
     gain_srgb: np.ndarray | None = None,
 ) -> PiecesReading:
     """Decorations and symbols from the working image, its camera and the tiles read."""
@@ -57,6 +60,9 @@ def truth_tiles(truth: dict[str, Any], profile: Profile) -> list[PlacedTile]:
     for t in truth["pieces"]["tiles"]:
         bx, by = profile.block_centre(t["row"], t["col"])
         cx, cy = t["centre_board_mm"]
-        out.append(PlacedTile(int(t["row"]), int(t["col"]), int(t["level"]),
-                              (cx - bx, cy - by, float(t["rotation_deg"]))))
+        out.append(
+            PlacedTile(
+                int(t["row"]), int(t["col"]), int(t["level"]), (cx - bx, cy - by, float(t["rotation_deg"]))
+            )
+        )
     return out

@@ -60,8 +60,15 @@ class PieceCounts:
     def table(self) -> list[dict[str, float | int | str]]:
         """One row per kind: truth count, tp, fp, fn, precision, recall."""
         return [
-            {"kind": k, "truth": self.tp[k] + self.fn[k], "tp": self.tp[k], "fp": self.fp[k],
-             "fn": self.fn[k], "precision": self.precision(k), "recall": self.recall(k)}
+            {
+                "kind": k,
+                "truth": self.tp[k] + self.fn[k],
+                "tp": self.tp[k],
+                "fp": self.fp[k],
+                "fn": self.fn[k],
+                "precision": self.precision(k),
+                "recall": self.recall(k),
+            }
             for k in DECORATION_KINDS
         ]
 

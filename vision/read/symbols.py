@@ -1,17 +1,49 @@
-"""Stage 7: the symbols printed on the fields that no piece covers (work in progress)."""
+"""Stage 7: the symbols printed on the fields that no piece stands on (spec 2.3).
+
+Each field of a tile read is rectified on its tile's plane, in the tile's own axes, so that a
+symbol's icon appears upright or turned by a quarter turn, the tile's orientation on the board
+(all four fields of a tile share it). A field whose middle is garden green is blank (its three small
+flowers are not a plaque); otherwise it carries a cream plaque, and the dark icon on it is
+classified by shape descriptors that do not depend on how the icon is drawn, only on what spec 2.3
+says it shows:
+
+- stairs, a staircase rising to one side, are the only icon that is not mirror-symmetric about an
+  axis of the plaque: their ink lies on one side of a diagonal, the other side is empty;
+- a bridge has a deck line across the top and an arch below it, open in the middle at the bottom;
+- a fountain has a wide bowl at the bottom, a thin jet rising from it and arcs falling at the sides;
+- a statue is a narrow standing figure, its pedestal its widest part.
+
+The descriptors are measured in the frame where the icon's symmetry axis is vertical, for both ways
+up; the tile's fields vote on which way is up.
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
+from scoring.garden import Cell
 from vision.camera import Camera
 from vision.profile import Profile
-from vision.read.decorations import DecorationFind, TileLike
+from vision.read.decorations import (
+    ColourSampler,
+    DecorationFind,
+    Occluders,
+    Surfaces,
+    TileLike,
+    is_green,
+)
 
 SymbolGrid = tuple[tuple[str | None, str | None], tuple[str | None, str | None]]
+UNREAD = "?"  #: a field that was not read (covered, or a piece stands on it)
+
+CROP_MM = 12.0  #: half the side of a field's rectified crop
+CROP_PPM = 2.0  #: its pixels per mm
+MIN_SEEN = 0.8  #: a field less visible than this in the photo is not read
 
 
 @dataclass(frozen=True)
@@ -19,12 +51,205 @@ class SymbolRead:
     row: int  #: the field's cell
     col: int
     level: int
-    symbol: str | None
-    score: float
+    symbol: str | None  #: None: a blank field
+    score: float  #: 0..1, how clearly
+    quarter: int = 0  #: the icon's quarter turns (clockwise) in the tile's axes
+
+
+@dataclass
+class FieldCrop:
+    cell: Cell
+    level: int
+    tile: int  #: index of the tile in ``tiles``
+    grey: np.ndarray  #: (S, S) float32 luminance, 1.0 = the plaque's cream (or the green's light)
+    green: np.ndarray  #: (S, S) bool: garden-green pixels
+    seen: float  #: share of the crop not hidden by higher tiles
+
+
+def crop_grid(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """Local coordinates (mm, tile axes) of the crop's pixel centres, (S, S) each."""
+    n = int(round(2 * CROP_MM * CROP_PPM))
+    g = (np.arange(n) + 0.5) / CROP_PPM - CROP_MM
+    return np.meshgrid(g, g)
+
+
+def field_crops(
+    image: np.ndarray,
+    cam: Camera,
+    surf: Surfaces,
+    fields: Sequence[tuple[Cell, int]],
+    profile: Profile,
+    gain_srgb: np.ndarray,
+) -> list[FieldCrop]:
+    """The fields rectified on their tiles' planes, in the tiles' axes, at :data:`CROP_PPM`."""
+    if not fields:
+        return []
+    u, v = crop_grid(profile)
+    n = u.shape[0]
+    maps = []
+    for cell, level in fields:
+        p = surf.field(cell, level)
+        a = math.radians(surf.turn(cell, level))
+        x = p[0] + u * math.cos(a) - v * math.sin(a)
+        y = p[1] + u * math.sin(a) + v * math.cos(a)
+        maps.append(np.column_stack([x.ravel(), y.ravel(), np.full(x.size, p[2])]))
+    uv = cam.project(np.vstack(maps)).astype(np.float32)
+    mx = uv[:, 0].reshape(-1, n)
+    my = uv[:, 1].reshape(-1, n)
+    bgr = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    sampler = ColourSampler(bgr, cam, gain_srgb)
+    lin = sampler.gain * _lut()[bgr]
+    occ = Occluders(cam, surf)
+    out = []
+    for i, (cell, level) in enumerate(fields):
+        sl = slice(i * n, (i + 1) * n)
+        li = lin[sl]
+        hidden = occ.hidden(uv[i * n * n : (i + 1) * n * n], level).reshape(n, n)
+        y = li.sum(axis=2)
+        green = is_green(li) & ~hidden
+        out.append(
+            FieldCrop(
+                cell, level, surf.at[(cell, level)], y.astype(np.float32), green, float(1.0 - hidden.mean())
+            )
+        )
+    return out
+
+
+def _lut() -> np.ndarray:
+    from vision.read.decorations import _LUT
+
+    return _LUT
+
+
+# ------------------------------------------------------------------------------------ descriptors
+
+
+def ink_mask(crop: FieldCrop, profile: Profile) -> tuple[np.ndarray, float]:
+    """The icon's ink inside the plaque (bool (S, S)) and the plaque's contrast (ink over cream)."""
+    u, v = crop_grid(profile)
+    r = np.hypot(u, v)
+    t = profile.tile
+    disc = r < t.plaque_diameter / 2 - 1.2
+    vals = crop.grey[disc]
+    cream = float(np.percentile(vals, 90))
+    dark = float(np.percentile(vals, 3))
+    thr = math.sqrt(max(cream, 1e-4) * max(dark, 1e-5))  # halfway in log brightness
+    ink = (crop.grey < thr) & (r < t.icon_box / 2 * math.sqrt(2) + 0.5) & disc
+    return ink, dark / max(cream, 1e-4)
+
+
+@dataclass(frozen=True)
+class IconShape:
+    """Shape descriptors of an icon's ink, in the frame where its mirror axis is vertical."""
+
+    axis_symmetry: float  #: overlap (IoU) of the ink with its mirror image about the best plaque axis
+    diagonal_symmetry: float  #: ... about the best diagonal
+    height: float  #: mm, along the mirror axis
+    width: float  #: mm, across it (the widest row)
+    centre_line: float  #: share of the rows with ink on the mirror axis itself
+    legs: float  #: share of the rows of one half with ink on both sides and none on the axis
+    quarter: int  #: quarter turns that bring the mirror axis vertical (0 or 1)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.minimum(a, b).sum() / max(float(np.maximum(a, b).sum()), 1e-6))
+
+
+def icon_shape(ink: np.ndarray) -> IconShape | None:
+    """Descriptors of an ink mask (None when there is too little ink to be an icon)."""
+    m = ink.astype(np.float32)
+    mo = cv2.moments(m)
+    if mo["m00"] < 4 * CROP_PPM * CROP_PPM:
+        return None
+    n = m.shape[0]
+    cx, cy = mo["m10"] / mo["m00"], mo["m01"] / mo["m00"]
+    shift = np.float32([[1, 0, (n - 1) / 2 - cx], [0, 1, (n - 1) / 2 - cy]])
+    c = cv2.warpAffine(m, shift, (n, n), flags=cv2.INTER_LINEAR)
+    lr, ud = _iou(c, c[:, ::-1]), _iou(c, c[::-1, :])
+    diag = max(_iou(c, c.T), _iou(c, c[::-1, ::-1].T))
+    quarter = 1 if ud > lr else 0
+    if quarter:
+        c = np.ascontiguousarray(c.T)
+    b = c > 0.5
+    rows = np.where(b.any(axis=1))[0]
+    if not len(rows):
+        return None
+    b = b[rows[0] : rows[-1] + 1]
+    mid = n // 2
+    half_w = max(1, int(round(0.8 * CROP_PPM)))
+    centre = b[:, mid - half_w : mid + half_w].any(axis=1)
+    cols = [np.where(r)[0] for r in b]
+    span = np.array([(r[-1] - r[0] + 1) / CROP_PPM if len(r) else 0.0 for r in cols])
+    halves = (slice(0, len(b) // 2), slice(len(b) // 2, None))
+    legs = max(float(np.mean(~centre[h] & (span[h] > 3.0))) if len(centre[h]) else 0.0 for h in halves)
+    return IconShape(
+        max(lr, ud), diag, len(b) / CROP_PPM, float(span.max()), float(centre.mean()), legs, quarter
+    )
+
+
+#: decision rules on :class:`IconShape`, from spec 2.3's description of the icons
+STAIRS_DIAGONAL = 0.0  #: stairs: more symmetric about a diagonal than about an axis, by this much
+BRIDGE_LEGS = 0.5  #: a bridge: this share of one half's rows straddle the axis (the open arch)
+BRIDGE_CENTRE = 0.7  #: ... and the axis itself is inked over less than this share of its rows
+FOUNTAIN_WIDTH = 0.82  #: a fountain's bowl or arcs are nearly as wide as the icon is tall; a statue not
+
+
+def classify_icon(shape: IconShape) -> tuple[str, float]:
+    """The symbol an icon shows, with a margin (0..1) from the rule that decided it."""
+    d = shape.diagonal_symmetry - shape.axis_symmetry
+    if d > STAIRS_DIAGONAL:
+        return "stairs", float(np.clip(d / 0.2, 0, 1))
+    if shape.legs >= BRIDGE_LEGS and shape.centre_line < BRIDGE_CENTRE:
+        return "bridge", float(np.clip((shape.legs - BRIDGE_LEGS) / 0.3, 0, 1))
+    ratio = shape.width / max(shape.height, 1e-3)
+    if ratio >= FOUNTAIN_WIDTH:
+        return "fountain", float(np.clip((ratio - FOUNTAIN_WIDTH) / 0.1, 0, 1))
+    return "statue", float(np.clip((FOUNTAIN_WIDTH - ratio) / 0.1, 0, 1))
+
+
+BLANK_GREEN = 0.35  #: a field whose plaque disc is this green is blank (three small flowers on green)
+
+
+def classify_field(crop: FieldCrop, profile: Profile) -> tuple[str | None, float]:
+    """A field's symbol (None: blank) and how clearly."""
+    u, v = crop_grid(profile)
+    disc = np.hypot(u, v) < profile.tile.plaque_diameter / 2 - 2.0
+    green = float(crop.green[disc].mean())
+    if green >= BLANK_GREEN:
+        return None, float(np.clip((green - BLANK_GREEN) / 0.3, 0, 1))
+    ink, contrast = ink_mask(crop, profile)
+    shape = icon_shape(ink)
+    if shape is None or contrast > 0.6:  # a plaque without a dark icon: nothing readable
+        return None, 0.0
+    return classify_icon(shape)
 
 
 def read_symbols(
-    image_bgr: np.ndarray, cam: Camera, tiles: Sequence[TileLike], finds: Sequence[DecorationFind],
-    profile: Profile, gain_srgb: np.ndarray,
+    image_bgr: np.ndarray,
+    cam: Camera,
+    tiles: Sequence[TileLike],
+    finds: Sequence[DecorationFind],
+    profile: Profile,
+    gain_srgb: np.ndarray,
 ) -> tuple[dict[tuple[int, int, int], SymbolGrid], list[SymbolRead]]:
-    return {}, []
+    """The symbols of every tile's fields that are seen from above and carry no piece found; the others
+    are :data:`UNREAD`. Grids are in board orientation, row-major (spec 4.1)."""
+    surf = Surfaces(tiles, profile)
+    occupied = {(cell, lv) for f in finds for cell, lv in zip(f.cells, f.levels, strict=True)}
+    fields = [
+        (cell, lv) for (cell, lv) in sorted(surf.at) if surf.seen(cell, lv) and (cell, lv) not in occupied
+    ]
+    crops = field_crops(image_bgr, cam, surf, fields, profile, gain_srgb)
+    reads = []
+    got: dict[tuple[Cell, int], str | None] = {}
+    for crop in crops:
+        if crop.seen < MIN_SEEN:
+            continue
+        sym, score = classify_field(crop, profile)
+        got[(crop.cell, crop.level)] = sym
+        reads.append(SymbolRead(crop.cell[0], crop.cell[1], crop.level, sym, score))
+    grids: dict[tuple[int, int, int], SymbolGrid] = {}
+    for t in tiles:
+        g = [[got.get(((t.row + i, t.col + j), t.level), UNREAD) for j in range(2)] for i in range(2)]
+        grids[(t.row, t.col, t.level)] = ((g[0][0], g[0][1]), (g[1][0], g[1][1]))
+    return grids, reads
