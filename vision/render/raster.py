@@ -36,6 +36,7 @@ class Frame:
         self.sid = np.full((h, w), -1, np.int32)  #: index of the solid that owns each pixel centre
         #: index of the flat (untextured) face that owns each pixel centre, for the per-pixel light
         self.fid = np.full((h, w), -1, np.int16)
+        self.fid_box = [w, h, 0, 0]  #: x0, y0, x1, y1 around every pixel a face to light per pixel owns
         self.pos = cam.position
 
     def draw_background(self, f: Face, tex: np.ndarray) -> None:
@@ -107,6 +108,9 @@ class Frame:
             np.copyto(sb, np.int32(solid), where=own)  # the face owns the pixel centre: depth and id
         np.copyto(zb, iz, where=own)
         np.copyto(self.fid[y0:y1, x0:x1], np.int16(face_id), where=own)
+        if face_id >= 0:
+            b = self.fid_box
+            b[0], b[1], b[2], b[3] = min(b[0], x0), min(b[1], y0), max(b[2], x1), max(b[3], y1)
         if f.obj:
             np.copyto(self.ids[y0:y1, x0:x1], np.int16(f.obj), where=own)
         dst = self.img[y0:y1, x0:x1]
@@ -607,6 +611,11 @@ def render(
             elif k >= 0:
                 frame.draw(f, f.colour * table.fac[k] + table.spec[k], None, fl, i,
                            k if per_pixel and table.per_pixel[k] else -1)
-    if per_pixel:
-        shade_pixels(frame.img, frame.izbuf, frame.fid, cam, light, table, shadows)
+    x0, y0, x1, y1 = frame.fid_box
+    if per_pixel and x1 > x0 and y1 > y0:
+        x0, y0 = x0 - x0 % 2, y0 - y0 % 2  # keep the 2 x 2 blocks on even pixels
+        sub = Camera(x1 - x0, y1 - y0, cam.fx, cam.fy, cam.cx - x0, cam.cy - y0, cam.R, cam.t)
+        win = (slice(y0, y1), slice(x0, x1))
+        shade_pixels(frame.img[win], frame.izbuf[win], frame.fid[win], frame.sid[win], sub, light, table,
+                     shadows)
     return frame

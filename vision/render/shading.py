@@ -156,8 +156,9 @@ class _Smooth:
         idx = np.nonzero(self.smooth)[0]
         if idx.size == 0:
             return
-        V = np.array([np.vstack([faces[i].verts[:4], faces[i].verts[2:3]])[:4] for i in idx])
-        VN = np.array([np.vstack([faces[i].vnormals[:4], faces[i].vnormals[2:3]])[:4] for i in idx])
+        pick = [(0, 1, 2, 3) if len(faces[i].verts) >= 4 else (0, 1, 2, 2) for i in idx]
+        V = np.array([faces[i].verts[list(k)] for i, k in zip(idx, pick, strict=True)])
+        VN = np.array([faces[i].vnormals[list(k)] for i, k in zip(idx, pick, strict=True)])
         n = np.array([faces[i].normal for i in idx])
         self.N[idx] = VN
 
@@ -177,13 +178,15 @@ class _Smooth:
             area = dot_n(b - a, c - a)
             self.G[idx, 1 + 2 * t], self.H[idx, 1 + 2 * t] = affine(c - b, b, area)
             self.G[idx, 2 + 2 * t], self.H[idx, 2 + 2 * t] = affine(a - c, c, area)
+        self.G, self.H = self.G.astype(np.float32), self.H.astype(np.float32)
+        self.N = self.N.astype(np.float32)
 
     def normals(self, P: np.ndarray, fid: np.ndarray, normals: np.ndarray) -> None:
         """Interpolated normals at points ``P`` of faces ``fid``, into ``normals`` in place."""
         sel = np.nonzero(self.smooth[fid])[0]
         if sel.size == 0:
             return
-        ids, p = fid[sel], P[sel]
+        ids, p = fid[sel], P[sel].astype(np.float32)
         w = np.einsum("nkj,nj->nk", self.G[ids], p) + self.H[ids]  # (n, 5)
         second = w[:, 0] < 0  # across the diagonal from v1
         wa = np.where(second, w[:, 3], w[:, 1])
@@ -200,33 +203,43 @@ class _Smooth:
 
 def _points(cam: Camera, u: np.ndarray, v: np.ndarray, iz: np.ndarray) -> np.ndarray:
     """Board points (n, 3) seen at pixel positions (u, v) with inverse depths ``iz``."""
-    z = 1.0 / iz.astype(np.float64)
-    pc = np.empty((len(u), 3))
-    pc[:, 0] = (u - cam.cx) / cam.fx * z
-    pc[:, 1] = (v - cam.cy) / cam.fy * z
+    z = 1.0 / iz.astype(np.float32)
+    pc = np.empty((len(u), 3), np.float32)
+    pc[:, 0] = (u.astype(np.float32) - np.float32(cam.cx)) * np.float32(1 / cam.fx) * z
+    pc[:, 1] = (v.astype(np.float32) - np.float32(cam.cy)) * np.float32(1 / cam.fy) * z
     pc[:, 2] = z
-    pc -= cam.t
-    return pc @ cam.R  # R^T (pc - t)
+    pc -= cam.t.astype(np.float32)
+    return pc @ cam.R.astype(np.float32)  # R^T (pc - t)
 
 
-def shade_pixels(img: np.ndarray, izbuf: np.ndarray, fidbuf: np.ndarray, cam: Camera, light: Lighting,
-                 table: FaceTable, shadows: TileShadows) -> None:
+def shade_pixels(img: np.ndarray, izbuf: np.ndarray, fidbuf: np.ndarray, sidbuf: np.ndarray, cam: Camera,
+                 light: Lighting, table: FaceTable, shadows: TileShadows) -> None:
     """Relight, in place, the pixels whose centre a face of ``table`` lit per pixel owns: the light of
     the pixel's own point (and interpolated normal) replaces the light of the face's centre it was
     drawn with (multiplied by the ratio, the specular swapped), so anti-aliased rims follow too.
-    Inside a face, the light is computed once per 2 x 2 block of pixels (at the block's centre);
-    along its edges, per pixel."""
+    Where a 2 x 2 block of pixels lies on one solid of one material, the light is computed once at
+    the block's centre (the normals are continuous across a curved solid's facets) and each pixel
+    takes its own face's ratio; elsewhere, per pixel. ``sidbuf``: the solid owning each pixel."""
     if not table.faces or not table.per_pixel.any():
         return
-    fidbuf = np.where(table.per_pixel[np.maximum(fidbuf, 0)] & (fidbuf >= 0), fidbuf, -1)
     h2, w2 = fidbuf.shape[0] // 2, fidbuf.shape[1] // 2
     f4 = fidbuf[: 2 * h2, : 2 * w2].reshape(h2, 2, w2, 2)
-    tl = f4[:, 0, :, 0]
-    uniform = (tl >= 0) & (f4[:, 0, :, 1] == tl) & (f4[:, 1, :, 0] == tl) & (f4[:, 1, :, 1] == tl)
+    s4 = sidbuf[: 2 * h2, : 2 * w2].reshape(h2, 2, w2, 2)
+    tl, stl = f4[:, 0, :, 0], s4[:, 0, :, 0]
+    lit = [f4[:, i, :, j] >= 0 for i in (0, 1) for j in (0, 1)]
+    anyb = lit[0] | lit[1] | lit[2] | lit[3]
+    uniform = lit[0] & lit[1] & lit[2] & lit[3]
+    uniform &= (s4[:, 0, :, 1] == stl) & (s4[:, 1, :, 0] == stl) & (s4[:, 1, :, 1] == stl)
     by, bx = np.nonzero(uniform)
-    rest = fidbuf >= 0
-    rest[: 2 * h2, : 2 * w2] &= ~np.repeat(np.repeat(uniform, 2, axis=0), 2, axis=1)
-    py, px = np.nonzero(rest)
+    # a block on two materials of one solid (a fountain's water and rim) is lit per pixel
+    mats = table.mat_ids[f4[by, :, bx].astype(np.int64)]
+    split = (mats != mats[:, :1, :1]).any(axis=(1, 2))
+    if split.any():
+        uniform[by[split], bx[split]] = False
+        by, bx = by[~split], bx[~split]
+    cy, cx = np.nonzero(anyb & ~uniform)  # the other blocks: per pixel, where a face to light owns it
+    k, i, j = np.nonzero(f4[cy, :, cx] >= 0)
+    py, px = 2 * cy[k] + i, 2 * cx[k] + j
     iz4 = izbuf[: 2 * h2, : 2 * w2].reshape(h2, 2, w2, 2)
     u = np.concatenate([2 * bx + 0.5, px.astype(np.float64)])
     v = np.concatenate([2 * by + 0.5, py.astype(np.float64)])
@@ -235,11 +248,13 @@ def shade_pixels(img: np.ndarray, izbuf: np.ndarray, fidbuf: np.ndarray, cam: Ca
     P = _points(cam, u, v, iz)
     normals = np.array([f.normal for f in table.faces])[fid]
     _Smooth(table.faces, table.per_pixel).normals(P, fid, normals)
+    P, normals = P.astype(np.float32), normals.astype(np.float32)
     fac, spec = light_at(light, P, normals, cam.position, table.mat_ids[fid], table.palette, shadows)
-    ratio = np.clip(fac / np.maximum(table.fac[fid], 1e-4), 0.0, 20.0).astype(np.float32)
-    dspec = (spec - table.spec[fid]).astype(np.float32)
     nb = len(by)
+    own = f4[by, :, bx].astype(np.int64)  # (nb, 2, 2): each pixel's own face
+    ratio4 = np.clip(fac[:nb, None, None, :] / np.maximum(table.fac[own], 1e-4), 0.0, 20.0)
     img4 = img[: 2 * h2, : 2 * w2].reshape(h2, 2, w2, 2, 3)
-    blocks = img4[by, :, bx] * ratio[:nb, None, None, :] + dspec[:nb, None, None, None]
+    blocks = img4[by, :, bx] * ratio4 + (spec[:nb, None, None] - table.spec[own])[..., None]
     img4[by, :, bx] = np.maximum(blocks, 0.0)
-    img[py, px] = np.maximum(img[py, px] * ratio[nb:] + dspec[nb:, None], 0.0)
+    ratio = np.clip(fac[nb:] / np.maximum(table.fac[fid[nb:]], 1e-4), 0.0, 20.0)
+    img[py, px] = np.maximum(img[py, px] * ratio + (spec[nb:] - table.spec[fid[nb:]])[:, None], 0.0)
