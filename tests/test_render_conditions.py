@@ -199,3 +199,11 @@ def test_camera_frames_the_actual_garden() -> None:
         top = max(t.level for t in g.tiles) * REFERENCE.level_height
         assert top <= c.framed_top_mm <= top + 20.0
         assert board_in_frame(c.camera, REFERENCE, top_mm=c.framed_top_mm)
+
+
+def test_readme_shows_the_ranges_as_named() -> None:
+    """The README's tables of photo ranges are the ones in vision.render.ranges, word for word."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert rg.tables() in readme

@@ -71,7 +71,7 @@ SPEC = (MEGAPIXELS, LONG_SIDE_PX, JPEG_QUALITY, HEIGHT_MM, HFOV_DEG, TILT_DEG, R
 K2 = Range(-0.02, 0.02, "", "second radial distortion term k2 (small)")
 PRINCIPAL_POINT_OFFSET = Range(-0.03, 0.03, "", "principal point off centre, fraction of width/height")
 CHROMATIC_ABERRATION_PX = Range(-1.2, 1.2, "px", "lateral CA: red/blue shift at the corner (12 MP)")
-DOF_PX = Range(0.0, 6.0, "px", "depth of field: blur sigma per unit relative depth |1 - z_f / z| (12 MP)")
+DOF_PX = Range(0.0, 6.0, "px", "depth of field: blur sigma per unit of relative depth off the focus (12 MP)")
 CHROMA_NOISE = Range(0.2, 0.75, "", "share of the noise that is colour (chroma) noise")
 CHROMA_GRAIN_PX = Range(1.5, 6.0, "px", "size of chroma-noise blotches (12 MP)")
 SHARPEN_AMOUNT = Range(0.0, 1.2, "", "unsharp-mask amount (halos)")
@@ -87,8 +87,17 @@ LOOK = (K2, PRINCIPAL_POINT_OFFSET, CHROMATIC_ABERRATION_PX, DOF_PX, CHROMA_NOIS
         SHARPEN_AMOUNT, SHARPEN_RADIUS_PX, DENOISE, LOCAL_TONE, BOARD_WARP_MM, TILE_BOW_MM, HOLE_DEPTH_MM)
 
 
-def table(ranges: tuple[Range, ...] = SPEC) -> str:
+def table(ranges: tuple[Range, ...] = SPEC, heading: str = "parameter") -> str:
     """A markdown table of ``ranges`` (what, range)."""
-    rows = ["| parameter | range |", "| --- | --- |"]
+    rows = [f"| {heading} | range |", "| --- | --- |"]
     rows += [f"| {r.what} | {r} |" for r in ranges]
     return "\n".join(rows)
+
+
+def tables() -> str:
+    """The README's tables: the spec's ranges, then the renderer's own."""
+    return table(SPEC, "spec section 3") + "\n\n" + table(LOOK, "the renderer's phone look (beyond the spec)")
+
+
+if __name__ == "__main__":  # the README's tables of photo ranges: python -m vision.render.ranges
+    print(tables())
