@@ -324,6 +324,107 @@ def batch_cmd(
         raise typer.Exit(130)
 
 
+def _read_or_fail(photo: Path, debug: Path | None = None):  # -> vision.read.Reading
+    from vision.read import PhotoError, read_photo
+
+    try:
+        return read_photo(photo, debug_dir=debug)
+    except PhotoError as e:
+        raise fail(str(e)) from None
+
+
+def _level_grid(reading) -> Table:  # reading: vision.read.Reading
+    """The garden seen from above: each cell's top tile as its level and flower's initial."""
+    from scoring.visibility import top_levels
+
+    garden = reading.garden
+    top = top_levels(garden)
+    flower = {}
+    for t in garden.tiles:
+        for r, c in t.cells:
+            if top[r][c] == t.level:
+                flower[(r, c)] = t.flower
+    doubt = {tuple(c) for w in reading.warnings for c in w.cells}
+    table = Table(title="Seen from above: level and flower of each cell (row 0: the emblem's side)")
+    table.add_column("")
+    for c in range(8):
+        table.add_column(str(c), justify="center")
+    for r in range(8):
+        cells = []
+        for c in range(8):
+            lv = top[r][c]
+            text = f"{lv}{flower[(r, c)][0]}" if lv else "."
+            cells.append(f"[yellow]{text}?[/]" if (r, c) in doubt else text)
+        table.add_row(str(r), *cells)
+    return table
+
+
+@app.command("read")
+def read_cmd(
+    photo: Annotated[Path, typer.Argument(help="a photo of a finished garden (JPEG, PNG, WebP, HEIC)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print {garden, confidence, warnings}")] = False,
+    debug: Annotated[Path | None, typer.Option("--debug", help="write one picture per stage here")] = None,
+) -> None:
+    """Read the garden in a photo: the board, the camera, every visible tile, its level and flower."""
+    reading = _read_or_fail(photo, debug)
+    if as_json:
+        print(json.dumps(reading.to_dict(), indent=2))
+        return
+    out.print(_level_grid(reading))
+    g = reading.garden
+    out.print(f"board flower: {g.board_flower or 'unknown'}; {len(g.tiles)} tiles; highest level "
+              f"{g.max_level}; confidence {reading.confidence:.2f}", highlight=False)
+    for w in reading.warnings:
+        out.print(f"  [yellow]warning:[/] {w.message}", highlight=False)
+    if debug:
+        out.print(f"debug pictures: {debug}", highlight=False)
+
+
+@app.command("eval")
+def eval_cmd(
+    folder: Annotated[Path, typer.Argument(help="photos with their truth JSON beside them")],
+    limit: Annotated[int, typer.Option(help="read at most this many photos (0: all)", min=0)] = 0,
+    report: Annotated[Path | None, typer.Option(help="write every photo's result as JSON here")] = None,
+) -> None:
+    """Measure the reader on photos with ground truth: board, tiles, levels, flowers, structure, time."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from scoring.files import atomic_write
+    from vision.read import evaluate as ev
+    from vision.read import read_photo
+
+    if not folder.is_dir():
+        raise fail(f"{folder}: not a folder")
+    photos = ev.photos_with_truth(folder)
+    if limit:
+        photos = photos[:limit]
+    if not photos:
+        raise fail(f"{folder}: no photos with a truth JSON beside them")
+    results = []
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("reading", total=len(photos))
+        for p in photos:
+            results.append(ev.evaluate_photo(p, read_photo))
+            bar.advance(task)
+    summary = ev.summarize(results)
+    table = Table(title=f"The reader on {len(results)} photos of {folder}")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for k, v in summary.items():
+        table.add_row(k.replace("_", " "), "-" if v is None else str(v))
+    out.print(table)
+    out.print("[bold]Worst photos[/]")
+    for r in ev.worst(results):
+        if r.problems:
+            out.print(f"  {r.name}: " + "; ".join(r.problems[:6]) + (" ..." if len(r.problems) > 6 else ""),
+                      highlight=False)
+    if report:
+        doc = {"summary": summary, "photos": ev.to_json(results)}
+        atomic_write(report, json.dumps(doc, indent=1).encode())
+        out.print(f"report: {report}", highlight=False)
+
+
 def main() -> None:
     """Entry point. Bad input is reported by the commands themselves (exit 2); anything else that
     goes wrong is a bug: one line and exit 1, or the traceback with BABYLON_DEBUG=1."""

@@ -45,11 +45,16 @@ def board_found(photo: Photo, reading: Reading) -> np.ndarray:
     return img
 
 
-def level_sweep(reading: Reading) -> np.ndarray:
+def level_sweep(image: np.ndarray, reading: Reading, profile: Profile) -> np.ndarray:
     """The building zone seen on each level's plane, side by side: a tile of that level is upright
     and on its block in its own view only."""
+    from vision.read import views
+
+    cam, gain = reading.debug["camera"], reading.debug["gain"]
+    grid = views.zone_grid(profile, 2.0)
     tiles = []
-    for k, v in sorted(reading.debug["views"].items()):
+    for k in range(1, 7):
+        v = views.level_view(image, cam, grid, k, profile, gain)
         im = (v.bgr * 255).astype(np.uint8)
         g = v.grid
         for t in reading.tiles:
@@ -87,7 +92,7 @@ def save_debug(directory: Path, photo: Photo, reading: Reading, profile: Profile
     out = []
     for name, img in (
         ("1-board.jpg", board_found(photo, reading)),
-        ("2-levels.jpg", level_sweep(reading)),
+        ("2-levels.jpg", level_sweep(photo.image, reading, profile)),
         ("3-tiles.jpg", tiles_labelled(photo, reading)),
     ):
         p = Path(directory) / name

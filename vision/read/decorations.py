@@ -272,11 +272,13 @@ def piece_parts(profile: Profile, kind: str, run: float = 0.0, rise: float = 0.0
 @lru_cache(maxsize=256)
 def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part, ...]:
     if kind == "statue":
+        # the base's middle and the axis: a statue hides the plaque's cream there, which a printed icon,
+        # a few strokes on the cream, never does
         bd, bh = d.statue_base
         axis = np.column_stack([np.zeros(8), np.zeros(8), np.linspace(bh, d.statue_height - 1.5, 8)])
-        ring = _disc(bd / 2 - 2.5, 1.2)
-        base = np.column_stack([ring, np.full(len(ring), bh * 0.6)])
-        return (Part("bronze", np.vstack([axis, base])),)
+        disc = _disc(bd / 2 - 1.5, 0.8)
+        base = np.column_stack([disc, np.full(len(disc), bh * 0.6)])
+        return (Part("statue", np.vstack([axis, base])),)
     if kind == "belvedere":
         r = d.belvedere_dome / 2
         z_dome = d.belvedere_height - r
@@ -516,6 +518,7 @@ class Evidence:
 #: piece's shape tell them apart
 GROUPS: dict[str, tuple[str, ...]] = {
     "bronze": ("bronze", "terracotta"),
+    "statue": (),  #: judged by :meth:`Scorer.statue_hits`
     "terracotta": ("terracotta", "bronze"),
     "teal": ("teal",),
     "water": ("water",),
@@ -524,11 +527,13 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "rim": ("grey", "flower-white", "rim", "ivory", "plaque"),
     "ivory": ("grey", "flower-white", "rim", "ivory", "plaque"),
 }
-REF_OF = {"stone": "grey"}  #: the palette colour whose brightness a group is judged against
+#: the palette colour whose brightness a group is judged against
+REF_OF = {"stone": "grey", "statue": "bronze"}
 #: brightness of a part's pixels over its colour's lit brightness on that tile (:func:`local_light`):
 #: the icon's ink is far darker than a bronze statue in the same light, white far brighter than grey
 REL_LUM: dict[str, tuple[float, float]] = {
     "bronze": (0.16, 3.0),
+    "statue": (0.0, math.inf),
     "terracotta": (0.15, 3.0),
     "teal": (0.12, 4.0),
     "water": (0.15, 4.0),
@@ -544,6 +549,10 @@ def _ring(r0: float, r1: float, n: int = 24) -> np.ndarray:
     return np.vstack([np.column_stack([r * np.cos(t), r * np.sin(t)]) for r in (r0, (r0 + r1) / 2, r1)])
 
 
+PLAQUE_RING = _ring(8.4, 9.6)  #: on a plaque, outside a statue's base (6 mm and its hand placement)
+MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
+WARM = 0.18  #: a statue's pixels: red chromaticity over blue by this much (bronze 0.43, cream 0.13)
+CREAM_SHARE = 0.6  #: ... and darker than this share of the plaque's cream
 GREEN_RING = _ring(11.0, 12.6)  #: around a field's centre: its garden green, beyond a plaque and a piece
 MIN_GREEN = 6  #: fewer green pixels round a field than this: its light is not measured
 GREEN_MARGIN = 1.5  #: mm kept from the edges of the green (plaque, flowers, band, path): hand placement
@@ -606,6 +615,7 @@ class Scorer:
         names = self.classifier.names
         self.group_of = {k: np.array([n in v for n in names] + [False]) for k, v in GROUPS.items()}
         self._light: dict[tuple[Cell, int], float] = {}
+        self._cream: dict[tuple[Cell, int], float] = {}
 
     def lights(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
         """The light on each field: the brightness of its garden green over the green's lit reference
@@ -633,6 +643,31 @@ class Scorer:
                 yi = y[i * n : (i + 1) * n][green[i * n : (i + 1) * n]]
                 self._light[f] = float(np.percentile(yi, 70)) if len(yi) >= MIN_GREEN else 1.0
         return np.array([self._light[f] for f in fields])
+
+    def cream_levels(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
+        """The brightness of each field's plaque (its cream, on a ring round the middle that a statue
+        leaves free), infinite on a blank field (no plaque: green there)."""
+        todo = sorted({f for f in fields if f not in self._cream})
+        if todo:
+            n = len(PLAQUE_RING)
+            pts = np.vstack(
+                [
+                    np.column_stack([PLAQUE_RING + p[:2], np.full(n, p[2])])
+                    for p in (self.surf.field(c, lv) for c, lv in todo)
+                ]
+            )
+            levels = np.repeat([lv for _, lv in todo], n)
+            uv = self.sampler.pixels(pts)
+            lin, ok = self.sampler.sample(uv)
+            for lv in np.unique(levels):
+                m = levels == lv
+                ok[m] &= ~self.occ.hidden(uv[m], int(lv))
+            ok &= ~is_green(lin)
+            y = lin.sum(axis=1)
+            for i, f in enumerate(todo):
+                yi = y[i * n : (i + 1) * n][ok[i * n : (i + 1) * n]]
+                self._cream[f] = float(np.percentile(yi, 85)) if len(yi) >= MIN_PLAQUE else math.inf
+        return np.array([self._cream[f] for f in fields])
 
     def evidence(
         self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
@@ -681,6 +716,14 @@ class Scorer:
             rel = y[m] / ref
             hit[m] = self.group_of[col][k[m]] & (rel >= lo) & (rel <= hi)
         hit[cover_seg] = ~green[cover_seg]
+        st = seg_colour == "statue"
+        if st.any():
+            cream = np.array(
+                [self.cream_levels(c.fields)[0] if c.kind == "statue" else math.inf for c in cands]
+            )[np.array(owners)][seg_id]
+            c3 = chroma(lin)
+            warm = c3[:, 2] - c3[:, 0] > WARM
+            hit[st] = (warm & ~green & (lin.sum(axis=1) < CREAM_SHARE * cream))[st]
         n_vis = np.bincount(seg_id, weights=ok, minlength=seg)
         n_hit = np.bincount(seg_id, weights=ok & hit, minlength=seg)
         out = []

@@ -12,7 +12,6 @@ import numpy as np
 
 from vision.camera import Camera
 from vision.profile import Profile, rgb
-from vision.read.views import Grid, LevelView
 
 
 def flower_lab(profile: Profile) -> dict[str, np.ndarray]:
@@ -40,13 +39,19 @@ def classify(lab_pixels: np.ndarray, profile: Profile) -> tuple[str, dict[str, f
 
 
 def band_pixels(
-    view: LevelView, visible: np.ndarray, profile: Profile, row: int, col: int, placement: tuple[float, ...]
+    lab: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    row: int,
+    col: int,
+    level: int,
+    placement: tuple[float, ...],
+    hidden: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Lab pixels of a tile's flower band (the middle of its 3 mm) that are visible in ``view``."""
-    g: Grid = view.grid
-    b, t = profile.board, profile.tile
-    cx = b.grid_origin[0] + (col + 1) * b.pitch + placement[0]
-    cy = b.grid_origin[1] + (row + 1) * b.pitch + placement[1]
+    """Lab pixels (white-balanced photo) of the middle of a tile's 3 mm flower band, where it is seen."""
+    t = profile.tile
+    cx, cy = profile.block_centre(row, col)
+    cx, cy = cx + placement[0], cy + placement[1]
     th = np.radians(placement[2]) if len(placement) > 2 else 0.0
     half = t.size / 2
     rings = []
@@ -62,16 +67,16 @@ def band_pixels(
             x = cx + ux * np.cos(th) - uy * np.sin(th)
             y = cy + ux * np.sin(th) + uy * np.cos(th)
             rings.append(np.column_stack([x, y]))
-    px = g.to_px(np.vstack(rings))
-    i = np.round(px[:, 1]).astype(int)
-    j = np.round(px[:, 0]).astype(int)
-    ok = (i >= 0) & (j >= 0) & (i < g.size) & (j < g.size)
-    i, j = i[ok], j[ok]
-    seen = visible[i, j] > 0.5
-    lab = view.lab[i[seen], j[seen]]
-    # leave out the garden green (a pixel off the band) and shadowed pixels
-    ok2 = (lab[:, 1] > -8.0) & (lab[:, 0] > 25.0)
-    return lab[ok2]
+    xy = np.vstack(rings)
+    uv = np.round(cam.project(np.column_stack([xy, np.full(len(xy), profile.tile_top_z(level))]))).astype(int)
+    h, w = lab.shape[:2]
+    ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    uv = uv[ok]
+    if hidden is not None:
+        uv = uv[~hidden[uv[:, 1], uv[:, 0]].astype(bool)]
+    px = lab[uv[:, 1], uv[:, 0]]
+    # leave out the garden green (a sample off the band) and deep shadow
+    return px[(px[:, 1] > -8.0) & (px[:, 0] > 25.0)]
 
 
 def board_flower(

@@ -135,8 +135,9 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
     except PhotoError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImageTooLargeError(f"{name}: the image has too many pixels (over "
-                                 f"{MAX_PIXELS / 1e6:.0f} megapixels)") from None
+        raise ImageTooLargeError(
+            f"{name}: the image has too many pixels (over {MAX_PIXELS / 1e6:.0f} megapixels)"
+        ) from None
     except UnidentifiedImageError:
         raise UnreadableImageError(f"{name}: not a readable image (JPEG, PNG, WebP or HEIC)") from None
     except (OSError, ValueError, SyntaxError, EOFError, MemoryError, RuntimeError) as e:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from scoring.garden import FORMAT, Garden, Tile
@@ -15,7 +16,6 @@ from vision.read import flowers, pose, tiles, views
 from vision.read.load import Photo
 from vision.read.reading import Reading, ReadWarning, TileReading
 
-VIEW_PPM = 2.5  #: pixels per mm of the level views
 LEVELS = range(1, 7)  #: the planes swept (the spec's gardens reach level 5)
 
 
@@ -36,18 +36,17 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     focal = pose.estimate_focal(fit.H, fit.centre, size, photo.focal_px, fit.H_samples)
     cam = pose.camera_from_homography(fit.H, focal.f, fit.kappa, size, fit.centre)
     lap("camera")
-    grid = views.zone_grid(profile, VIEW_PPM)
     gain = views.board_gain(img, cam, profile)
-    lv = {k: views.level_view(img, cam, grid, k, profile, gain) for k in LEVELS}
-    found, _ = tiles.solve(lv, cam, profile)
+    lab = cv2.cvtColor(np.clip(img.astype(np.float32) * (gain / 255.0), 0.0, 1.0), cv2.COLOR_BGR2Lab)
+    a_star = cv2.GaussianBlur(lab[..., 1], (0, 0), 0.7)
+    finds = tiles.solve(a_star, cam, profile, LEVELS)
     lap("tiles")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
-    finds = []
-    for f in found:
-        vis = lv[f.level].inside.astype(np.float32)
-        px = flowers.band_pixels(lv[f.level], vis, profile, f.row, f.col, f.placement)
+    hidden = np.zeros(img.shape[:2], np.uint8)
+    for f in sorted(finds, key=lambda f: -f.level):
+        px = flowers.band_pixels(lab, cam, profile, f.row, f.col, f.level, f.placement, hidden)
         f.flower, f.flower_scores = flowers.classify(px, profile)
-        finds.append(f)
+        tiles.hide(hidden, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
     lap("flowers")
     garden_tiles = [Tile(row=f.row, col=f.col, level=f.level, flower=f.flower or "white") for f in finds]
     garden = Garden(format=FORMAT, board_flower=board_flower or None, tiles=garden_tiles, decorations=[])
@@ -56,14 +55,12 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     readings = []
     warnings: list[ReadWarning] = []
     for f in finds:
-        corners = full.project(
-            np.column_stack([_tile_corners(profile, f), np.full(4, profile.tile_top_z(f.level))])
-        )
+        corners = tiles.tile_polygon(full, profile, f.row, f.col, f.level, f.placement)[:4]
         cells = tuple((r, c) for r in (f.row, f.row + 1) for c in (f.col, f.col + 1) if top[r][c] == f.level)
-        others = [v for k, v in f.level_scores.items() if k != f.level]
-        margin = f.score - max(others, default=0.0)
-        conf = float(np.clip(0.5 + margin * 4, 0.0, 1.0)) * max(f.flower_scores.get(f.flower, 0.0), 0.3)
-        if margin < 0.05:
+        others = [v for k, v in f.level_costs.items() if k != f.level]
+        margin = min(others, default=9.0) - f.level_costs.get(f.level, f.cost)
+        conf = float(np.clip(margin / 0.5, 0.0, 1.0)) * max(f.flower_scores.get(f.flower, 0.0), 0.3)
+        if margin < 0.15:
             warnings.append(
                 ReadWarning(
                     "level-doubt", f"tile at row {f.row}, col {f.col}: level {f.level} is uncertain", cells
@@ -78,7 +75,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
                 conf,
                 corners,
                 cells,
-                dict(f.level_scores),
+                {k: -v for k, v in f.level_costs.items()},
                 dict(f.flower_scores),
             )
         )
@@ -94,21 +91,10 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
         readings,
         photo.original_size,
         t,
-        {"board": fit, "focal": focal, "views": lv},
+        {"board": fit, "focal": focal, "camera": cam, "gain": gain},
     )
     if debug_dir is not None:
         from vision.read.debug import save_debug
 
         save_debug(debug_dir, photo, reading, profile)
     return reading
-
-
-def _tile_corners(profile: Profile, f: tiles.TileFind) -> np.ndarray:
-    b, t = profile.board, profile.tile
-    cx = b.grid_origin[0] + (f.col + 1) * b.pitch + f.placement[0]
-    cy = b.grid_origin[1] + (f.row + 1) * b.pitch + f.placement[1]
-    th = np.radians(f.placement[2])
-    h = t.size / 2
-    sq = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
-    rot = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
-    return sq @ rot.T + [cx, cy]

@@ -1,17 +1,19 @@
-"""Stage 4: the terrace tiles, their levels and flowers, by a plane sweep solved for the garden as a whole.
+"""Stage 4: the terrace tiles and their levels, by a plane sweep solved for the garden as a whole.
 
-In the view of level k (:mod:`vision.read.views`) a tile standing on level k shows its printed
-structure exactly on its 2 x 2 block: its outline, the inner edge of the flower band 3 mm inside,
-and the path cross through its middle, every one a straight line at a known place (within the 1.5 mm
-and 3 degrees of hand placement). A tile on another level is moved and scaled by the parallax, so its
-lines miss those places: most of all its outline, whose span (58 mm) grows with the height.
+A tile standing on level k has its printed lines (the inner edge of its flower band, the edges of
+its path cross) exactly where the plane z = 22.5 k puts them, within hand placement; on any other
+plane the parallax moves and scales them by millimetres, which the sub-pixel edge fit of
+:mod:`vision.read.tilefit` tells apart. The reader
 
-:func:`line_scores` measures, for every block and level, how strongly the image has edges along
-those lines (colour edges for the outline, edges of the garden green for the band and the path),
-over the visible part of each line, at the best small shift. :func:`solve` then reads the garden
-from the top down: at each level, the blocks whose lines are strongest at that level (and green
-inside) become tiles, overlapping candidates on one level keep the strongest, and every tile
-accepted hides, in the views of the levels below, what it covers in the photo.
+1. proposes, for every block and level, a tile wherever the garden green shows where that level
+   would put the tile's fields (:func:`green_fractions`);
+2. fits each proposal on each of its plausible levels, and keeps for each block its best level;
+3. accepts tiles from the top of the garden down: a tile accepted hides, from every tile below it,
+   what it covers in the photo (its top and its sides), so that the lower tiles are judged on what
+   of them is really seen; proposals overlapping an accepted tile on its own level, or covering it
+   fully one level below, are impossible by the rules (spec 1.1) and dropped;
+4. refines the camera's focal length on the tiles found where the board's plane alone cannot fix it
+   (a view nearly straight down), and reads the levels again with it.
 """
 
 from __future__ import annotations
@@ -24,37 +26,14 @@ import numpy as np
 from scoring.garden import GRID
 from vision.camera import Camera
 from vision.profile import Profile
-from vision.read.views import Grid, LevelView
+from vision.read import tilefit
+from vision.read.tilefit import LevelFit
 
 BLOCKS = GRID - 1  #: a tile's top-left cell is in 0..6
-SHIFT_MM = 3.0  #: hand placement (1.5 mm) plus what the camera fit leaves
-LINE_SPAN_MM = 44.0  #: the part of each line that is scored (the corners are left out)
-
-
-@dataclass(frozen=True)
-class Template:
-    """A tile's lines, in mm from its left (top) edge, for the two kinds of feature."""
-
-    outline: tuple[float, ...]
-    green: tuple[float, ...]
-
-    @staticmethod
-    def of(profile: Profile) -> Template:
-        t = profile.tile
-        half = (t.size - t.path_width) / 2
-        return Template((0.0, t.size), (t.band_width, half, half + t.path_width, t.size - t.band_width))
-
-
-@dataclass
-class Features:
-    """Edge maps of one level view, each normalised to its own robust scale (about 0..1)."""
-
-    ex: np.ndarray  #: colour edges across vertical lines
-    ey: np.ndarray
-    gx: np.ndarray  #: edges of the garden green across vertical lines
-    gy: np.ndarray
-    green: np.ndarray
-    visible: np.ndarray  #: 0/1: inside the photo and not hidden by an accepted tile
+MIN_GREEN = 0.12  #: share of a proposal's field samples that must be green
+MIN_EDGES = 6  #: edge points a tile needs to be accepted
+MAX_COST = 1.2  #: mean truncated squared residual (px^2) of an accepted tile
+MAX_SHIFT_MM = 2.5  #: how far from its block's centre an accepted tile may sit
 
 
 @dataclass
@@ -62,207 +41,200 @@ class TileFind:
     row: int
     col: int
     level: int
-    score: float  #: line score at its level
-    level_scores: dict[int, float]
-    green: float
-    visible: float
-    placement: tuple[float, ...]  #: dx, dy (mm), turn (degrees) from the block's centre
+    cost: float  #: the fit's mean truncated squared residual at its level
+    level_costs: dict[int, float]  #: the same on every level tried
+    edges: int  #: edge points found
+    placement: tuple[float, float, float]  #: dx, dy (mm) from the block's centre, turn (degrees)
     flower: str = ""
     flower_scores: dict[str, float] = field(default_factory=dict)
 
-
-def features(view: LevelView) -> Features:
-    """Edge maps of a level view. The garden-green edges are in units of a full step of the green
-    map (0..1), so a line's score means the same in every photo."""
-    g = cv2.GaussianBlur(view.green, (0, 0), 0.7)
-    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)) / 4.0
-    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / 4.0
-    L = view.lab[..., 0] / 100.0
-    ex = np.abs(cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)) / 4.0
-    ey = np.abs(cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3)) / 4.0
-    return Features(ex, ey, gx, gy, view.green, view.inside.astype(np.float32))
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        return tuple((self.row + dr, self.col + dc) for dr in (0, 1) for dc in (0, 1))
 
 
-def _box(a: np.ndarray, length: int, axis: int) -> np.ndarray:
-    """Box sum along one image axis (0: down the columns, for vertical lines; 1: along the rows).
-    OpenCV's kernel size is (width, height)."""
-    k = (1, length) if axis == 0 else (length, 1)
-    return cv2.boxFilter(a, -1, k, normalize=False, borderType=cv2.BORDER_CONSTANT)
+def a_star_map(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """The photo's CIE a* (green is strongly negative), white-balanced on the board, lightly smoothed."""
+    bgr = np.clip(image.astype(np.float32) * (gain / 255.0), 0.0, 1.0)
+    return cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)[..., 1], (0, 0), 0.7)
 
 
-@dataclass
-class BlockScores:
-    score: np.ndarray  #: (7, 7) best line score
-    shift: np.ndarray  #: (7, 7, 3) the placement at the best score: dx, dy (mm), turn (degrees)
-    green: np.ndarray  #: (7, 7) green fraction of the visible tile area at that placement
-    visible: np.ndarray  #: (7, 7) visible fraction of the template's lines
+def field_samples(profile: Profile) -> np.ndarray:
+    """Points (tile coordinates, mm) in the green of a tile's four fields, away from the plaques."""
+    t = profile.tile
+    h = t.size / 2
+    u = np.array([-h + 5.5, -h + 9.0, -5.0, 5.0, h - 9.0, h - 5.5])
+    # the ring of each field between its band/path and its plaque
+    pts = [(x, y) for x in u for y in u]
+    return np.array(pts, float)
 
 
-TURNS_DEG = (-3.0, -1.5, 0.0, 1.5, 3.0)
-SEGMENTS = (-0.25, 0.25)  #: each line is scored in two halves, centred at these fractions of the tile
-TRIM = 0.75  #: a block's score is the mean of this share of its line segments, the strongest
-
-
-def line_scores(f: Features, grid: Grid, profile: Profile, tmpl: Template) -> BlockScores:
-    """For every block, the mean green-edge strength along the tile's green lines (visible parts
-    only; each line in two halves so that a turned tile still fits), at the best placement within
-    :data:`SHIFT_MM` and :data:`TURNS_DEG`."""
-    ppm = grid.ppm
-    tile = profile.tile.size
-    seg = int(round(tile / 2 * 0.8 * ppm)) | 1
-    vis = f.visible
-    vx, vy = _box(vis, seg, 0), _box(vis, seg, 1)
-    gx, gy = _box(f.gx * vis, seg, 0), _box(f.gy * vis, seg, 1)
-    b = profile.board
-    ox, oy = b.grid_origin
-    inset = (2 * b.pitch - tile) / 2
-    rr, cc = np.meshgrid(np.arange(BLOCKS), np.arange(BLOCKS), indexing="ij")
-    X0 = ox + cc.ravel() * b.pitch + inset  # (49,) tiles' top-left corners, placed exactly
-    Y0 = oy + rr.ravel() * b.pitch + inset
-    T = int(round(SHIFT_MM * ppm))
-    sh = np.arange(-T, T + 1) / ppm  # mm
-    dx, dy = np.meshgrid(sh, sh, indexing="xy")  # (S, S)
-    H, W = vis.shape
-    best = np.full(49, -1.0)
-    best_p = np.zeros((49, 3))
-    best_v = np.zeros(49)
-    n_lines = 2 * len(tmpl.green) * len(SEGMENTS)
-    keep = int(round(n_lines * TRIM))
-    for turn in TURNS_DEG:
-        th = np.radians(turn)
-        parts, vparts = [], []
-        for u in tmpl.green:
-            for sgm in SEGMENTS:
-                along = tile / 2 + sgm * tile  # position along the line, from the tile's edge
-                # vertical line at x = X0 + u, point at y = Y0 + along, turned about the tile centre
-                px = X0[:, None, None] + u + dx - th * (along - tile / 2)
-                py = Y0[:, None, None] + along + dy + th * (u - tile / 2)
-                i = np.clip(np.round((py - grid.y0) * ppm).astype(int), 0, H - 1)
-                j = np.clip(np.round((px - grid.x0) * ppm).astype(int), 0, W - 1)
-                parts.append(gx[i, j] / np.maximum(vx[i, j], 0.3 * seg))
-                vparts.append(vx[i, j])
-                # horizontal line at y = Y0 + u, point at x = X0 + along
-                px = X0[:, None, None] + along + dx - th * (u - tile / 2)
-                py = Y0[:, None, None] + u + dy + th * (along - tile / 2)
-                i = np.clip(np.round((py - grid.y0) * ppm).astype(int), 0, H - 1)
-                j = np.clip(np.round((px - grid.x0) * ppm).astype(int), 0, W - 1)
-                parts.append(gy[i, j] / np.maximum(vy[i, j], 0.3 * seg))
-                vparts.append(vy[i, j])
-        # the mean of the best segments: pieces standing on a tile hide some of its lines
-        part = np.sort(np.array(parts), axis=0)[-keep:]
-        s = part.mean(axis=0)
-        den = np.array(vparts).sum(axis=0)
-        flat = s.reshape(49, -1)
-        k = np.argmax(flat, axis=1)
-        val = flat[np.arange(49), k]
-        better = val > best
-        best[better] = val[better]
-        best_p[better, 0] = dx.ravel()[k[better]]
-        best_p[better, 1] = dy.ravel()[k[better]]
-        best_p[better, 2] = turn
-        best_v[better] = den.reshape(49, -1)[np.arange(49), k][better] / (n_lines * seg)
-    # green fraction of the visible tile square at the best placement
-    area = int(round(tile * ppm)) | 1
-    g_sum = cv2.boxFilter(f.green * vis, -1, (area, area), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    v_sum = cv2.boxFilter(vis, -1, (area, area), normalize=False, borderType=cv2.BORDER_CONSTANT)
-    ci = np.clip(np.round((Y0 + tile / 2 + best_p[:, 1] - grid.y0) * ppm).astype(int), 0, H - 1)
-    cj = np.clip(np.round((X0 + tile / 2 + best_p[:, 0] - grid.x0) * ppm).astype(int), 0, W - 1)
-    green = g_sum[ci, cj] / np.maximum(v_sum[ci, cj], 1.0)
-    return BlockScores(
-        best.reshape(BLOCKS, BLOCKS),
-        best_p.reshape(BLOCKS, BLOCKS, 3),
-        green.reshape(BLOCKS, BLOCKS),
-        best_v.reshape(BLOCKS, BLOCKS),
-    )
+def green_fractions(a_star: np.ndarray, cam: Camera, profile: Profile, levels: range) -> np.ndarray:
+    """(levels, 7, 7): the share of each block's field samples that are green on each level's plane."""
+    local = field_samples(profile)
+    out = np.zeros((len(levels), BLOCKS, BLOCKS))
+    h, w = a_star.shape
+    for li, k in enumerate(levels):
+        z = profile.tile_top_z(k)
+        pts = []
+        for r in range(BLOCKS):
+            for c in range(BLOCKS):
+                cx, cy = profile.block_centre(r, c)
+                pts.append(np.column_stack([local[:, 0] + cx, local[:, 1] + cy, np.full(len(local), z)]))
+        uv = np.round(cam.project(np.vstack(pts))).astype(int)
+        ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+        val = np.zeros(len(uv))
+        val[ok] = a_star[uv[ok, 1], uv[ok, 0]] < tilefit.GREEN_A
+        out[li] = val.reshape(BLOCKS * BLOCKS, len(local)).mean(axis=1).reshape(BLOCKS, BLOCKS)
+    return out
 
 
 def tile_polygon(
-    cam: Camera, profile: Profile, row: int, col: int, level: int, shift: tuple[float, ...] = (0.0, 0.0)
+    cam: Camera,
+    profile: Profile,
+    row: int,
+    col: int,
+    level: int,
+    placement: tuple[float, ...] = (0.0, 0.0, 0.0),
+    distort: bool = True,
 ) -> np.ndarray:
-    """The photo pixels (undistorted pinhole) of a tile's solid: top-face and bottom-face corners (8, 2)."""
-    b, t = profile.board, profile.tile
-    x0 = b.grid_origin[0] + col * b.pitch + (2 * b.pitch - t.size) / 2 + shift[0]
-    y0 = b.grid_origin[1] + row * b.pitch + (2 * b.pitch - t.size) / 2 + shift[1]
-    sq = np.array([[x0, y0], [x0 + t.size, y0], [x0 + t.size, y0 + t.size], [x0, y0 + t.size]])
-    z = profile.tile_top_z(level)
-    pts = np.vstack(
-        [np.column_stack([sq, np.full(4, z)]), np.column_stack([sq, np.full(4, z - t.thickness)])]
+    """The photo pixels of a tile's solid: its top-face corners then its bottom-face corners (8, 2)."""
+    t = profile.tile
+    h = t.size / 2
+    sq = np.array([[-h, -h], [h, -h], [h, h], [-h, h]], float)
+    top = tilefit._board_points(
+        profile,
+        row,
+        col,
+        np.array([profile.tile_top_z(level), placement[0], placement[1], np.radians(placement[2])]),
+        sq,
     )
-    return cam.project(pts, distort=False)
+    bottom = top - [0, 0, t.thickness]
+    return cam.project(np.vstack([top, bottom]), distort=distort)
 
 
-def hide(view_vis: np.ndarray, cam: Camera, grid: Grid, z: float, polygon_px: np.ndarray) -> None:
-    """Mark, in the view of the plane at height z, what the photo shows of a solid whose outline in
-    the (undistorted) photo is the convex hull of ``polygon_px``."""
-    H = cam.homography(z)
-    inv = np.linalg.inv(H)
-    p = np.column_stack([polygon_px, np.ones(len(polygon_px))]) @ inv.T
-    xy = p[:, :2] / p[:, 2:3]
-    hull = cv2.convexHull(grid.to_px(xy).astype(np.float32))
-    cv2.fillConvexPoly(view_vis, np.round(hull).astype(np.int32), 0.0)
+def hide(hidden: np.ndarray, polygon_px: np.ndarray, grow_px: int = 2) -> None:
+    """Mark the convex hull of a solid's photo pixels as hidden (in place), grown a little."""
+    hull = cv2.convexHull(polygon_px.astype(np.float32))
+    cv2.fillConvexPoly(hidden, np.round(hull).astype(np.int32), 1)
+    if grow_px:
+        x, y, w, h = cv2.boundingRect(np.round(hull).astype(np.int32))
+        x0, y0 = max(x - grow_px, 0), max(y - grow_px, 0)
+        roi = hidden[y0 : y + h + grow_px, x0 : x + w + grow_px]
+        roi[:] = cv2.dilate(roi, np.ones((2 * grow_px + 1, 2 * grow_px + 1), np.uint8))
 
 
 def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
 
 
-@dataclass
-class SolveParams:
-    min_score: float = 0.3  #: line score (relative to the photo's strong edges) for a tile
-    min_green: float = 0.2
-    min_visible: float = 0.12
-    level_margin: float = 0.0  #: a level must beat the levels below by this much
+def _penalised(f: LevelFit | None) -> float:
+    """A fit's cost with edges not found counted against it (an empty plane explains nothing)."""
+    if f is None:
+        return float("inf")
+    return f.cost + 3.0 * max(0.0, 1.0 - f.found / 16.0)
 
 
-def solve(
-    views: dict[int, LevelView], cam: Camera, profile: Profile, params: SolveParams | None = None
-) -> tuple[list[TileFind], dict[int, BlockScores]]:
-    """Read the tiles from the top level down (see the module's docstring)."""
-    params = params or SolveParams()
-    tmpl = Template.of(profile)
-    feats = {k: features(v) for k, v in views.items()}
-    levels = sorted(views)
+def _placed(f: LevelFit) -> bool:
+    """Whether the fitted placement is one a hand makes (spec 2.3: within 1.5 mm and 3 degrees, plus
+    what the camera fit leaves): a fit that slid further has latched onto a neighbour's lines."""
+    return (
+        abs(f.pose[1]) <= MAX_SHIFT_MM
+        and abs(f.pose[2]) <= MAX_SHIFT_MM
+        and abs(np.degrees(f.pose[3])) <= 4.5
+    )
+
+
+def _best(fits: dict[int, LevelFit | None]) -> tuple[int, LevelFit] | None:
+    ok = {
+        k: f
+        for k, f in fits.items()
+        if f is not None and f.inliers >= MIN_EDGES and f.cost <= MAX_COST and _placed(f)
+    }
+    if not ok:
+        return None
+    k = min(ok, key=lambda k: _penalised(ok[k]))
+    return k, ok[k]
+
+
+def owned_lines(
+    cam: Camera,
+    profile: Profile,
+    row: int,
+    col: int,
+    level: int,
+    placement: tuple[float, ...],
+    shape: tuple[int, int],
+    width_px: int = 3,
+) -> np.ndarray:
+    """A mask of the photo pixels along a tile's green boundaries: the edges it explains."""
+    t = profile.tile
+    h = t.size / 2
+    band = h - t.band_width
+    p = t.path_width / 2
+    segs = []
+    for v in (-band, band, -p, p):
+        segs += [((v, -band), (v, band)), ((-band, v), (band, v))]
+    pose = np.array([profile.tile_top_z(level), placement[0], placement[1], np.radians(placement[2])])
+    mask = np.zeros(shape, np.uint8)
+    for a, b in segs:
+        pts = tilefit._board_points(profile, row, col, pose, np.linspace(a, b, 12))
+        uv = np.round(cam.project(pts)).astype(np.int32)
+        cv2.polylines(mask, [uv], False, 1, width_px)
+    return mask
+
+
+def solve(a_star: np.ndarray, cam: Camera, profile: Profile, levels: range = range(1, 7)) -> list[TileFind]:
+    """Read the tiles (see the module's docstring, steps 1-3): the best-explained proposal first."""
+    green = green_fractions(a_star, cam, profile, levels)
+    lines = np.zeros(a_star.shape, np.uint8)  #: edges explained by accepted tiles
+    covered = {k: np.zeros(a_star.shape, np.uint8) for k in levels}  #: hidden from level k by tiles above
+    fits: dict[tuple[int, int], dict[int, LevelFit | None]] = {}
+    for r in range(BLOCKS):
+        for c in range(BLOCKS):
+            ks = [k for li, k in enumerate(levels) if green[li, r, c] >= MIN_GREEN]
+            if ks:
+                fits[(r, c)] = {k: tilefit.fit_level(a_star, cam, profile, r, c, k) for k in ks}
     found: list[TileFind] = []
-    scores: dict[int, BlockScores] = {}
-    for k in reversed(levels):
-        scores = {j: line_scores(feats[j], views[j].grid, profile, tmpl) for j in levels if j <= k}
-        sk = scores[k]
-        cands = []
-        for r in range(BLOCKS):
-            for c in range(BLOCKS):
-                s = sk.score[r, c]
-                if (
-                    s < params.min_score
-                    or sk.green[r, c] < params.min_green
-                    or sk.visible[r, c] < params.min_visible
-                ):
-                    continue
-                below = max((scores[j].score[r, c] for j in levels if j < k), default=0.0)
-                if s < below + params.level_margin:
-                    continue
-                if any(overlaps((r, c), (t.row, t.col)) and t.level == k for t in found):
-                    continue
-                cands.append((s, r, c))
-        cands.sort(reverse=True)
-        accepted: list[tuple[int, int]] = []
-        for s, r, c in cands:
-            if any(overlaps((r, c), a) for a in accepted):
+    while True:
+        best = None
+        for (r, c), per_level in fits.items():
+            b = _best(per_level)
+            if b is None:
                 continue
-            accepted.append((r, c))
-            found.append(
-                TileFind(
-                    r,
-                    c,
-                    k,
-                    float(s),
-                    {j: float(scores[j].score[r, c]) for j in scores},
-                    float(sk.green[r, c]),
-                    float(sk.visible[r, c]),
-                    tuple(float(v) for v in sk.shift[r, c]),
-                )
-            )
-            poly = tile_polygon(cam, profile, r, c, k, tuple(sk.shift[r, c, :2]))
-            for j in levels:
-                if j < k:
-                    hide(feats[j].visible, cam, views[j].grid, views[j].z, poly)
-    return found, scores
+            k, f = b
+            key = (f.inliers, -f.cost)
+            if best is None or key > best[0]:
+                best = (key, (r, c), k, f)
+        if best is None:
+            break
+        _, (r, c), k, f = best
+        placement = (f.pose[1], f.pose[2], float(np.degrees(f.pose[3])))
+        found.append(
+            TileFind(r, c, k, f.cost, {j: _penalised(g) for j, g in fits[(r, c)].items()}, f.found, placement)
+        )
+        del fits[(r, c)]
+        # the edges the new tile explains are no one else's; what it covers is hidden from the levels below
+        new_lines = owned_lines(cam, profile, r, c, k, placement, lines.shape)
+        lines |= new_lines
+        poly = tile_polygon(cam, profile, r, c, k, placement)
+        cover = np.zeros_like(lines)
+        hide(cover, poly)
+        for j in levels:
+            if j < k:
+                covered[j] |= cover
+        for (r2, c2), per_level in fits.items():
+            for k2 in list(per_level):
+                if per_level[k2] is None:
+                    continue
+                if (k2 == k and overlaps((r2, c2), (r, c))) or (k2 == k - 1 and (r2, c2) == (r, c)):
+                    per_level[k2] = None  # one level's tiles never share a cell, nor cover one below fully
+                    continue
+                change = new_lines | cover if k2 < k else new_lines
+                box = tile_polygon(cam, profile, r2, c2, k2)
+                x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - 8, 0)
+                x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 8
+                if change[y0:y1, x0:x1].any():
+                    mask = (lines | covered[k2]).astype(bool)
+                    per_level[k2] = tilefit.fit_level(a_star, cam, profile, r2, c2, k2, hidden=mask)
+    return found

@@ -1,0 +1,276 @@
+"""A tile's height, measured: the sub-pixel fit of its printed green boundaries.
+
+Every tile's garden green ends along straight lines at known places of the tile: the inner edge of
+the 3 mm flower band on all four sides and the two edges of the 2 mm path cross. Those lines are
+searched, across their direction, in the photo's green map at a dozen places each; the tile's pose
+(height h above the board, shift and turn on its block) is then the least-squares fit of the lines
+to the edge points found, through the camera. The height follows mostly from the tile's apparent
+size (58 mm seen from a camera h closer) and from its parallax away from the point under the camera;
+its uncertainty comes from the fit. Points the fit cannot use (hidden by a higher tile or a piece)
+fall out through a robust loss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from scipy.ndimage import maximum_filter1d, minimum_filter1d
+
+from vision.camera import Camera
+from vision.profile import Profile
+
+SEARCH_MM = 3.5  #: how far across a line its edge is searched for
+STEP_MM = 0.2
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A place on one of the tile's green boundaries, in tile coordinates (mm, origin at the tile's
+    centre): the point, the unit normal pointing from green to not-green."""
+
+    point: tuple[float, float]
+    normal: tuple[float, float]
+
+
+def tile_edges(profile: Profile) -> list[Edge]:
+    t = profile.tile
+    h = t.size / 2
+    band = h - t.band_width  # the band's inner edge, from the centre
+    p = t.path_width / 2  # the path's edges, from the centre
+    along = (-h + 7.0, -h + 21.0, h - 21.0, h - 7.0)  # away from the plaques' tangents and the cross
+    out: list[Edge] = []
+    for a in along:
+        out += [
+            Edge((-band, a), (-1, 0)),
+            Edge((band, a), (1, 0)),
+            Edge((a, -band), (0, -1)),
+            Edge((a, band), (0, 1)),
+        ]
+        out += [Edge((-p, a), (1, 0)), Edge((p, a), (-1, 0)), Edge((a, -p), (0, 1)), Edge((a, p), (0, -1))]
+    return out
+
+
+@dataclass(frozen=True)
+class TileFit:
+    height: float  #: mm above the board of the tile's top face
+    sigma: float  #: the fit's standard error of ``height``
+    shift: tuple[float, float]  #: mm from the block's centre
+    turn_deg: float
+    points: int  #: edge points used (inliers)
+    rms_px: float
+    sides: int  #: how many of the four outer sides have edge points: 2 opposite sides fix the scale
+
+
+def _board_points(profile: Profile, row: int, col: int, pose: np.ndarray, local: np.ndarray) -> np.ndarray:
+    """Tile-coordinate points (N, 2) -> board points (N, 3) for pose (h, dx, dy, turn in radians)."""
+    h, dx, dy, th = pose
+    cx, cy = profile.block_centre(row, col)
+    c, s = np.cos(th), np.sin(th)
+    x = cx + dx + local[:, 0] * c - local[:, 1] * s
+    y = cy + dy + local[:, 0] * s + local[:, 1] * c
+    return np.column_stack([x, y, np.full(len(local), h)])
+
+
+GREEN_A = -12.0  #: a* below this is the garden green (white-balanced on the board)
+OTHER_A = -6.0  #: a* above this is not
+
+
+def measure(
+    a_star: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    row: int,
+    col: int,
+    pose: np.ndarray,
+    edges: list[Edge],
+    hidden: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Search each edge across its direction in the photo's a* map (green is strongly negative,
+    every other print of the tile is not) around where ``pose`` puts it. The edge is where a* crosses
+    halfway between the green it leaves and the colour it enters, so blur moves it to neither side.
+    Returns (edge indices found, their pixels (N, 2), image unit normals (N, 2))."""
+    pts = np.array([e.point for e in edges], float)
+    nrm = np.array([e.normal for e in edges], float)
+    steps = np.arange(-SEARCH_MM, SEARCH_MM + 1e-9, STEP_MM)
+    local = pts[:, None, :] + steps[None, :, None] * nrm[:, None, :]
+    flat = _board_points(profile, row, col, pose, local.reshape(-1, 2))
+    uv = cam.project(flat).reshape(len(edges), len(steps), 2)
+    maps = uv.astype(np.float32)
+    prof = cv2.remap(
+        a_star,
+        maps[..., 0],
+        maps[..., 1],
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=np.nan,
+    )
+    n_e, n_s = prof.shape
+    near = int(round(1.2 / STEP_MM))  # the plateaus are looked for within this of a crossing
+    mid = n_s // 2
+    ok_edge = ~np.isnan(prof).any(axis=1)  # off the photo
+    if hidden is not None:
+        c = np.round(uv[:, mid]).astype(int)
+        h, w = hidden.shape
+        inside = (c[:, 0] >= 0) & (c[:, 0] < w) & (c[:, 1] >= 0) & (c[:, 1] < h)
+        hid = np.zeros(n_e, bool)
+        hid[inside] = hidden[c[inside, 1], c[inside, 0]]
+        ok_edge &= ~hid
+    p = np.nan_to_num(prof, nan=0.0)
+    # green (the inner side, lower index) turning into not green (the outer side): the plateaus are the
+    # lowest a* just before a crossing and the highest just after it
+    g = minimum_filter1d(p, near + 1, axis=1, origin=near // 2, mode="nearest")
+    o = maximum_filter1d(p, near + 1, axis=1, origin=-(near // 2), mode="nearest")
+    half = (g + o) / 2
+    cand = (
+        (p[:, :-1] <= half[:, :-1])
+        & (half[:, :-1] < p[:, 1:])
+        & (g[:, :-1] <= GREEN_A)
+        & (o[:, :-1] >= OTHER_A)
+    )
+    cand[:, 0] = False
+    dist = np.where(cand, np.abs(np.arange(n_s - 1) - mid)[None, :], 10**6)
+    k = np.argmin(dist, axis=1)
+    hit = ok_edge & (dist[np.arange(n_e), k] < 10**6)
+    idx = np.flatnonzero(hit)
+    k = k[idx]
+    hk = half[idx, k]
+    f = (hk - p[idx, k]) / np.maximum(p[idx, k + 1] - p[idx, k], 1e-6)
+    pos = uv[idx, k] + f[:, None] * (uv[idx, k + 1] - uv[idx, k])
+    d = uv[idx, -1] - uv[idx, 0]
+    nrm_img = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-9)
+    return idx, pos, nrm_img
+
+
+@dataclass(frozen=True)
+class LevelFit:
+    """How well the tile's lines sit on one level's plane."""
+
+    level: int
+    cost: float  #: mean truncated squared residual (px^2) over the edge points found
+    inliers: int  #: edge points within :data:`INLIER_PX`
+    found: int
+    pose: tuple[float, float, float, float]  #: h (mm), dx, dy (mm), turn (radians)
+    residuals: np.ndarray
+
+
+INLIER_PX = 1.0
+TRUNCATE_PX = 2.0
+
+
+PRIOR_SIGMA = np.array([2.0, 2.0, np.radians(4.0)])  #: hand placement: dx, dy (mm), turn (radians)
+
+
+def _fit(
+    cam: Camera,
+    profile: Profile,
+    row: int,
+    col: int,
+    pose: np.ndarray,
+    local: np.ndarray,
+    uv: np.ndarray,
+    nrm: np.ndarray,
+    free_height: bool,
+    iters: int = 8,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Robust Gauss-Newton (Cauchy weights, 0.6 px) of the pose on the point-to-line residuals,
+    with a weak prior pulling the placement towards the block; the height is held fixed unless
+    ``free_height``. Returns (pose, residuals in px, the residuals' Jacobian)."""
+    free = [0, 1, 2, 3] if free_height else [1, 2, 3]
+    steps = np.array([0.05, 0.01, 0.01, 1e-4])
+    pose = pose.astype(float).copy()
+
+    def residual(p: np.ndarray) -> np.ndarray:
+        proj = cam.project(_board_points(profile, row, col, p, local))
+        return np.sum((uv - proj) * nrm, axis=1)
+
+    r = residual(pose)
+    J = np.zeros((len(r), len(free)))
+    for _ in range(iters):
+        for j, k in enumerate(free):
+            q = pose.copy()
+            q[k] += steps[k]
+            J[:, j] = (residual(q) - r) / steps[k]
+        w = 1.0 / (1.0 + (r / 0.6) ** 2)
+        prior_w = 1.0 / PRIOR_SIGMA**2
+        A = J.T @ (J * w[:, None])
+        g = J.T @ (w * r)
+        for j, k in enumerate(free):
+            if k > 0:
+                A[j, j] += prior_w[k - 1]
+                g[j] += prior_w[k - 1] * pose[k]
+        try:
+            delta = np.linalg.solve(A + 1e-9 * np.eye(len(free)), -g)
+        except np.linalg.LinAlgError:
+            break
+        pose[free] += delta
+        r = residual(pose)
+        if np.max(np.abs(delta * [1, 1, 1, 100][-len(free) :])) < 1e-3:
+            break
+    return pose, r, J
+
+
+def fit_level(
+    a_star: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    row: int,
+    col: int,
+    level: int,
+    shift: tuple[float, float] = (0.0, 0.0),
+    turn_deg: float = 0.0,
+    hidden: np.ndarray | None = None,
+    rounds: int = 2,
+) -> LevelFit | None:
+    """The tile on block (row, col) held on ``level``'s plane: its placement fitted to the edges
+    found around where that plane puts them. None when too few edges are found."""
+    edges = tile_edges(profile)
+    pts = np.array([e.point for e in edges], float)
+    pose = np.array([profile.tile_top_z(level), shift[0], shift[1], np.radians(turn_deg)])
+    res = np.zeros(0)
+    idx = np.zeros(0, int)
+    for _ in range(rounds):
+        idx, uv, nrm = measure(a_star, cam, profile, row, col, pose, edges, hidden)
+        if len(idx) < 6:
+            return None
+        pose, res, _ = _fit(cam, profile, row, col, pose, pts[idx], uv, nrm, free_height=False)
+    cost = float(np.mean(np.minimum(res**2, TRUNCATE_PX**2)))
+    return LevelFit(level, cost, int(np.sum(np.abs(res) < INLIER_PX)), len(idx), tuple(map(float, pose)), res)
+
+
+def fit_height(
+    a_star: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    row: int,
+    col: int,
+    start: LevelFit,
+    hidden: np.ndarray | None = None,
+) -> TileFit | None:
+    """Free the height from the best level's placement: the measured height and its uncertainty."""
+    edges = tile_edges(profile)
+    pts = np.array([e.point for e in edges], float)
+    pose = np.array(start.pose)
+    idx, uv, nrm = measure(a_star, cam, profile, row, col, pose, edges, hidden)
+    if len(idx) < 6:
+        return None
+    pose, res, J = _fit(cam, profile, row, col, pose, pts[idx], uv, nrm, free_height=True)
+    inl = np.abs(res) < 1.5
+    J = J[inl]
+    dof = max(int(inl.sum()) - 4, 1)
+    s2 = max(float(np.sum(res[inl] ** 2)) / dof, 0.25**2)
+    try:
+        sigma = float(np.sqrt(max(np.linalg.inv(J.T @ J + 1e-9 * np.eye(4))[0, 0] * s2, 0.0)))
+    except np.linalg.LinAlgError:
+        sigma = float("inf")
+    outer = {int(e) % 8 for e, ok in zip(idx, inl, strict=True) if ok and (e % 8) < 4}
+    return TileFit(
+        float(pose[0]),
+        sigma,
+        (float(pose[1]), float(pose[2])),
+        float(np.degrees(pose[3])),
+        int(inl.sum()),
+        float(np.sqrt(np.mean(res[inl] ** 2))) if inl.any() else 99.0,
+        len(outer),
+    )
