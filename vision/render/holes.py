@@ -58,13 +58,14 @@ def recessed(
     k = np.arange(n)
     # texel centres relative to each hole's centre (holes, n, n), mm
     shape = (len(c0), n, n)
-    px = np.broadcast_to(((c0[:, None] + k + 0.5) / ppm - centres[:, :1])[:, None, :], shape)
-    py = np.broadcast_to(((r0[:, None] + k + 0.5) / ppm - centres[:, 1:])[:, :, None], shape)
+    ox = ((c0[:, None] + k + 0.5) / ppm - centres[:, :1]).astype(np.float32)
+    oy = ((r0[:, None] + k + 0.5) / ppm - centres[:, 1:]).astype(np.float32)
+    px, py = np.broadcast_to(ox[:, None, :], shape), np.broadcast_to(oy[:, :, None], shape)
     cover = np.clip((r - np.hypot(px, py)) * ppm + 0.5, 0.0, 1.0)  # anti-aliased rim
     # the view ray through each texel, carried on below the surface: x + t v at depth t
     height = max(float(cam_pos[2]), 1.0)
-    vx = (px + centres[:, 0, None, None] - cam_pos[0]) / height
-    vy = (py + centres[:, 1, None, None] - cam_pos[1]) / height
+    vx = (px + np.float32(-cam_pos[0]) + centres[:, 0, None, None].astype(np.float32)) / np.float32(height)
+    vy = (py + np.float32(-cam_pos[1]) + centres[:, 1, None, None].astype(np.float32)) / np.float32(height)
     t_wall = _exit_depth(px, py, vx, vy, r)
     on_floor = t_wall >= depth_mm
     t = np.minimum(t_wall, depth_mm)

@@ -31,7 +31,8 @@ def tile(
     down). ``receiver``: cast shadows and occlusion are baked into the top's texture (tiles in the
     garden); False shades it with one test at its centre, like other faces (loose tiles). ``bow``:
     (mm, local axis 0/1): the top's middle raised by that much over its edges, across that axis, as
-    :data:`BOW_STRIPS` flat strips (the corners and the edges along the axis' ends stay at z = 0)."""
+    :data:`vision.render.placement.BOW_STRIPS` flat strips (the corners and the edges along the axis'
+    ends stay at z = 0)."""
     t = profile.tile
     s, th = t.size, t.thickness
     sq = rect(s, s)
@@ -54,12 +55,11 @@ def tile(
 
 
 MIN_BOW_MM = 0.02  #: a flatter tile is drawn flat
-BOW_STRIPS = 4
 
 
 def _bowed_tile(profile: Profile, pose: Pose, tex: np.ndarray, edge: np.ndarray, under: np.ndarray,
                 obj_top: int, obj: int, receiver: bool, bow_mm: float, axis: int) -> Solid:
-    from vision.render.placement import bow_profile
+    from vision.render.placement import BOW_STRIPS, bow_profile
 
     s, th = profile.tile.size, profile.tile.thickness
     n_tex = tex.shape[1 - axis]  # texels across the bow: columns (local x) or rows (local y)

@@ -40,7 +40,7 @@ def _rot2(deg: float) -> np.ndarray:
 # ----------------------------------------------------------------------------- warps and bows
 
 
-WARP_CELLS = 4  #: a warped board is drawn as flat triangles over a grid of this many cells a side
+WARP_CELLS = 2  #: a warped board is drawn as flat triangles over a grid of this many cells a side
 
 
 def _pillow(profile: Profile, warp_mm: float, x: float, y: float) -> float:
@@ -69,10 +69,17 @@ def board_lift(profile: Profile, warp_mm: float, x: float, y: float) -> float:
     return z11 + (1 - a) * (z01 - z11) + (1 - b) * (z10 - z11)
 
 
+BOW_STRIPS = 3  #: a bowed tile's top is drawn as this many flat strips
+BOWED_SHARE = 0.6  #: the share of tiles that are bowed at all (the others lie flat)
+
+
 def bow_profile(bow_mm: float, half: float, t: np.ndarray | float) -> np.ndarray:
-    """Height of a tile bowed by ``bow_mm`` at local coordinate ``t`` across its bow (-half..half)."""
-    r = np.clip(np.asarray(t, float) / half, -1.0, 1.0)
-    return bow_mm * (1 - r * r)
+    """Height of a tile bowed by ``bow_mm`` at local coordinate ``t`` across its bow (-half..half): a
+    parabola sampled at the edges of :data:`BOW_STRIPS` equal strips, scaled so that its top is
+    ``bow_mm``, and flat over each strip, exactly as the tile is drawn."""
+    nodes = np.linspace(-half, half, BOW_STRIPS + 1)
+    heights = 1 - (nodes / half) ** 2
+    return bow_mm * np.interp(np.asarray(t, float), nodes, heights / heights.max())
 
 
 @dataclass(frozen=True)
@@ -247,7 +254,8 @@ def _place_tiles(garden: Garden, profile: Profile, rng: np.random.Generator, bow
     for level in sorted({t.level for t in ordered}):
         tiles = [t for t in ordered if t.level == level]
         draws = [jitter(rng, tm.placement_offset, tm.placement_turn_deg) for _ in tiles]
-        bows = [(float(rng.uniform(0.0, 1.0)) * bow_mm, int(rng.integers(2))) for _ in tiles]
+        bows = [(float(rng.uniform(0.0, 1.0)) * bow_mm * (rng.random() < BOWED_SHARE), int(rng.integers(2)))
+                for _ in tiles]
         centres = np.array([profile.block_centre(t.row, t.col) for t in tiles], float)
         pairs = [(i, j) for i in range(len(tiles)) for j in range(i + 1, len(tiles))
                  if abs(tiles[i].row - tiles[j].row) <= 2 and abs(tiles[i].col - tiles[j].col) <= 2]
