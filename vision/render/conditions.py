@@ -1,8 +1,10 @@
 """Photo conditions: everything about a photo except the garden itself (spec section 3).
 
 :func:`sample_conditions` draws a :class:`PhotoConditions` from a seed, reproducibly. Each group
-(camera, light, post, table, clutter) draws from its own child generator of
-``numpy.random.SeedSequence(seed)``, so overriding one group leaves the others unchanged.
+(camera, light, post, table, clutter, looks, optics, processing, geometry) draws from its own child
+generator of ``numpy.random.SeedSequence(seed)``, so overriding one group leaves the others unchanged
+(and a group added at the end leaves the earlier groups' draws as they were). The camera frames the
+garden it is given (its actual top), else the tallest possible garden.
 
 Conventions: board frame as in :mod:`vision.profile` (mm, x right, y towards the player, z up).
 A light's azimuth is measured in the board plane from +x towards +y; ``Light.direction`` points
