@@ -339,10 +339,13 @@ def add_noise_and_detail(display: np.ndarray, sigma: float, seed: int, proc: Pro
             blot = np.empty((ch, cw, 3), np.float32)
             cv2.setRNGSeed((int(seed) * 2 + 7) % (2**31 - 1))
             cv2.randn(blot, 0.0, 1.0)
-            blot -= blot.mean(axis=2, keepdims=True)
+            # the mean over the channels taken out, back to std c per channel: one matrix
+            colour_only = np.float32(c * math.sqrt(1.5)) * (np.eye(3, dtype=np.float32) - 1 / 3)
+            blot = cv2.transform(blot, colour_only)
             y_small = cv2.resize(y, (cw, ch), interpolation=cv2.INTER_AREA)
-            amp_small = (NOISE_FLOOR * sigma + (1 - NOISE_FLOOR) * sigma / 255.0 * y_small)
-            blot *= (np.float32(c * math.sqrt(1.5)) * amp_small)[..., None]  # std c amp per channel
+            amp_small = cv2.addWeighted(y_small, (1 - NOISE_FLOOR) * sigma / 255.0, y_small, 0.0,
+                                        NOISE_FLOOR * sigma)
+            cv2.multiply(blot, cv2.merge([amp_small, amp_small, amp_small]), dst=blot)
             cv2.resize(blot, (w, h), dst=three, interpolation=cv2.INTER_LINEAR)
             cv2.add(display, three, dst=display)
         amp = cv2.addWeighted(y, (1 - NOISE_FLOOR) * sigma / 255.0, y, 0.0, NOISE_FLOOR * sigma,
