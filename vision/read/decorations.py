@@ -234,6 +234,10 @@ class Part:
     #: a *cover* part is judged only where the empty tile would show its garden green (away from its
     #: plaque, band and path): there a piece must hide the green, whatever the photo's colours
     cover: bool = False
+    #: a *gate* part scores nothing itself: the piece is rejected unless this share of its points hides
+    #: the plaque's cream and the garden green (a statue's base covers the middle of its field, which a
+    #: printed icon, strokes on the cream, never does)
+    gate: float | None = None
 
 
 def _disc(r: float, step: float) -> np.ndarray:
@@ -272,13 +276,13 @@ def piece_parts(profile: Profile, kind: str, run: float = 0.0, rise: float = 0.0
 @lru_cache(maxsize=256)
 def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part, ...]:
     if kind == "statue":
-        # the base's middle and the axis: a statue hides the plaque's cream there, which a printed icon,
-        # a few strokes on the cream, never does
         bd, bh = d.statue_base
         axis = np.column_stack([np.zeros(8), np.zeros(8), np.linspace(bh, d.statue_height - 1.5, 8)])
-        disc = _disc(bd / 2 - 1.5, 0.8)
-        base = np.column_stack([disc, np.full(len(disc), bh * 0.6)])
-        return (Part("statue", np.vstack([axis, base])),)
+        inner = _disc(bd / 2 - 2.5, 1.2)
+        base = np.column_stack([inner, np.full(len(inner), bh * 0.6)])
+        middle = _disc(bd / 2 - 1.0, 0.6)
+        clear = np.column_stack([middle, np.full(len(middle), bh * 0.6)])
+        return (Part("bronze", np.vstack([axis, base])), Part("clear", clear, gate=1.0 - STATUE_CREAM_MAX))
     if kind == "belvedere":
         r = d.belvedere_dome / 2
         z_dome = d.belvedere_height - r
@@ -517,8 +521,8 @@ class Evidence:
 #: posts, white flowers) share one chromaticity, bronze and terracotta nearly so; brightness and the
 #: piece's shape tell them apart
 GROUPS: dict[str, tuple[str, ...]] = {
-    "bronze": ("bronze", "terracotta"),
-    "statue": (),  #: judged by :meth:`Scorer.statue_hits`
+    "bronze": ("bronze", "terracotta", "sand", "gap", "edge", "pillar"),
+    "clear": (),  #: judged by the plaque's cream and the green (:meth:`Scorer.evidence`)
     "terracotta": ("terracotta", "bronze"),
     "teal": ("teal",),
     "water": ("water",),
@@ -528,12 +532,12 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "ivory": ("grey", "flower-white", "rim", "ivory", "plaque"),
 }
 #: the palette colour whose brightness a group is judged against
-REF_OF = {"stone": "grey", "statue": "bronze"}
+REF_OF = {"stone": "grey", "clear": "plaque"}
 #: brightness of a part's pixels over its colour's lit brightness on that tile (:func:`local_light`):
 #: the icon's ink is far darker than a bronze statue in the same light, white far brighter than grey
 REL_LUM: dict[str, tuple[float, float]] = {
     "bronze": (0.16, 3.0),
-    "statue": (0.0, math.inf),
+    "clear": (0.0, math.inf),
     "terracotta": (0.15, 3.0),
     "teal": (0.12, 4.0),
     "water": (0.15, 4.0),
@@ -551,8 +555,9 @@ def _ring(r0: float, r1: float, n: int = 24) -> np.ndarray:
 
 PLAQUE_RING = _ring(8.4, 9.6)  #: on a plaque, outside a statue's base (6 mm and its hand placement)
 MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
-WARM = 0.18  #: a statue's pixels: red chromaticity over blue by this much (bronze 0.43, cream 0.13)
-CREAM_SHARE = 0.6  #: ... and darker than this share of the plaque's cream
+CREAM_SHARE = 0.6  #: a pixel as bright as this share of its plaque's cream, and of its chromaticity ...
+CREAM_CHROMA = 0.04  #: ... within this, shows the plaque
+STATUE_CREAM_MAX = 0.07  #: a statue's base leaves at most this share of the middle of its field cream
 GREEN_RING = _ring(11.0, 12.6)  #: around a field's centre: its garden green, beyond a plaque and a piece
 MIN_GREEN = 6  #: fewer green pixels round a field than this: its light is not measured
 GREEN_MARGIN = 1.5  #: mm kept from the edges of the green (plaque, flowers, band, path): hand placement
@@ -615,7 +620,7 @@ class Scorer:
         names = self.classifier.names
         self.group_of = {k: np.array([n in v for n in names] + [False]) for k, v in GROUPS.items()}
         self._light: dict[tuple[Cell, int], float] = {}
-        self._cream: dict[tuple[Cell, int], float] = {}
+        self._cream: dict[tuple[Cell, int], tuple[float, np.ndarray]] = {}
 
     def lights(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
         """The light on each field: the brightness of its garden green over the green's lit reference
@@ -644,9 +649,9 @@ class Scorer:
                 self._light[f] = float(np.percentile(yi, 70)) if len(yi) >= MIN_GREEN else 1.0
         return np.array([self._light[f] for f in fields])
 
-    def cream_levels(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
-        """The brightness of each field's plaque (its cream, on a ring round the middle that a statue
-        leaves free), infinite on a blank field (no plaque: green there)."""
+    def cream_levels(self, fields: Sequence[tuple[Cell, int]]) -> list[tuple[float, np.ndarray]]:
+        """The brightness and chromaticity of each field's plaque (its cream, on a ring round the middle
+        that a statue leaves free); infinite brightness on a blank field (no plaque: green there)."""
         todo = sorted({f for f in fields if f not in self._cream})
         if todo:
             n = len(PLAQUE_RING)
@@ -664,10 +669,15 @@ class Scorer:
                 ok[m] &= ~self.occ.hidden(uv[m], int(lv))
             ok &= ~is_green(lin)
             y = lin.sum(axis=1)
+            ch = chroma(lin)
             for i, f in enumerate(todo):
-                yi = y[i * n : (i + 1) * n][ok[i * n : (i + 1) * n]]
-                self._cream[f] = float(np.percentile(yi, 85)) if len(yi) >= MIN_PLAQUE else math.inf
-        return np.array([self._cream[f] for f in fields])
+                sl = slice(i * n, (i + 1) * n)
+                yi = y[sl][ok[sl]]
+                if len(yi) >= MIN_PLAQUE:
+                    self._cream[f] = (float(np.percentile(yi, 85)), np.median(ch[sl][ok[sl]], axis=0))
+                else:
+                    self._cream[f] = (math.inf, np.zeros(3))
+        return [self._cream[f] for f in fields]
 
     def evidence(
         self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
@@ -716,14 +726,18 @@ class Scorer:
             rel = y[m] / ref
             hit[m] = self.group_of[col][k[m]] & (rel >= lo) & (rel <= hi)
         hit[cover_seg] = ~green[cover_seg]
-        st = seg_colour == "statue"
-        if st.any():
-            cream = np.array(
-                [self.cream_levels(c.fields)[0] if c.kind == "statue" else math.inf for c in cands]
-            )[np.array(owners)][seg_id]
-            c3 = chroma(lin)
-            warm = c3[:, 2] - c3[:, 0] > WARM
-            hit[st] = (warm & ~green & (lin.sum(axis=1) < CREAM_SHARE * cream))[st]
+        clear = seg_colour == "clear"
+        if clear.any():
+            own = np.array(owners)[seg_id]
+            level = np.full(len(allp), math.inf)
+            tint = np.zeros((len(allp), 3))
+            for ci in np.unique(own[clear]):
+                m = clear & (own == ci)
+                level[m], tint[m] = self.cream_levels(cands[ci].fields)[0]
+            creamy = (lin.sum(axis=1) >= CREAM_SHARE * level) & (
+                np.linalg.norm(chroma(lin) - tint, axis=1) < CREAM_CHROMA
+            )
+            hit[clear] = ~(creamy | green)[clear]
         n_vis = np.bincount(seg_id, weights=ok, minlength=seg)
         n_hit = np.bincount(seg_id, weights=ok & hit, minlength=seg)
         out = []
@@ -734,10 +748,17 @@ class Scorer:
             for sh in _shifts(c, shifts):
                 num = den = tot = 0.0
                 shares: dict[str, float] = {}
+                gates: list[bool] = []
                 for i in range(n_parts):
                     part = seg_parts[j]
                     if part.cover:  # judged apart (below); not part of the colour share
                         shares[f"cover{i}"] = float(n_hit[j] / n_vis[j]) if n_vis[j] >= MIN_COVER else -1.0
+                        j += 1
+                        continue
+                    if part.gate is not None:
+                        share = float(n_hit[j] / n_vis[j]) if n_vis[j] else 0.0
+                        shares[f"{part.colour}{i}"] = share
+                        gates.append(share >= part.gate)
                         j += 1
                         continue
                     share = n_hit[j] / n_vis[j] if n_vis[j] else 0.0
@@ -750,6 +771,8 @@ class Scorer:
                 covers = [v for key, v in shares.items() if key.startswith("cover")]
                 if covers:  # not judged where too little green shows: the colours must then be clearer
                     score = min(score, *covers) if min(covers) >= 0 else score * UNJUDGED_COVER
+                if not all(gates):
+                    score = 0.0
                 ev = Evidence(c, float(score), float(den / tot) if tot else 0.0, shares, sh)
                 if best is None or ev.score > best.score:
                     best = ev
@@ -801,7 +824,17 @@ MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged
 #: standing on one of its fields would see (a bridge's end looks like a terracotta statue); stairs,
 #: grey like so much else, come last
 PRIORITY = ("bridge", "fountain", "belvedere", "statue", "stairs")
-SHIFTS_MM = ((0.0, 0.0), (1.5, 0.0), (-1.5, 0.0), (0.0, 1.5), (0.0, -1.5))
+SHIFTS_MM = (
+    (0.0, 0.0),
+    (1.5, 0.0),
+    (-1.5, 0.0),
+    (0.0, 1.5),
+    (0.0, -1.5),
+    (1.0, 1.0),
+    (1.0, -1.0),
+    (-1.0, 1.0),
+    (-1.0, -1.0),
+)
 
 
 def _hull_local(profile: Profile, c: Candidate) -> np.ndarray:
