@@ -525,7 +525,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "clear": (),  #: judged by the plaque's cream and the green (:meth:`Scorer.evidence`)
     "terracotta": ("terracotta", "bronze"),
     "teal": ("teal",),
-    "water": ("water",),
+    "water": ("water", "flower-blue"),
     "grey": ("grey", "flower-white", "rim", "ivory"),
     "stone": ("grey", "flower-white", "rim", "ivory", "plaque", "pillar", "path", "cell"),
     "rim": ("grey", "flower-white", "rim", "ivory", "plaque"),

@@ -156,10 +156,11 @@ class LevelFit:
 
 
 INLIER_PX = 1.0
+MIN_FOUND = 4  #: fewer edge points found than this is no fit at all
 TRUNCATE_PX = 2.0
 
 
-PRIOR_SIGMA = np.array([2.0, 2.0, np.radians(4.0)])  #: hand placement: dx, dy (mm), turn (radians)
+PRIOR_SIGMA = np.array([1.2, 1.2, np.radians(3.0)])  #: hand placement: dx, dy (mm), turn (radians)
 
 
 def _fit(
@@ -176,24 +177,34 @@ def _fit(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Robust Gauss-Newton (Cauchy weights, 0.6 px) of the pose on the point-to-line residuals,
     with a weak prior pulling the placement towards the block; the height is held fixed unless
-    ``free_height``. Returns (pose, residuals in px, the residuals' Jacobian)."""
+    ``free_height``. Works on the lens-corrected pixels, where a plane maps by a homography.
+    Returns (pose, residuals in px, the residuals' Jacobian)."""
     free = [0, 1, 2, 3] if free_height else [1, 2, 3]
     steps = np.array([0.05, 0.01, 0.01, 1e-4])
     pose = pose.astype(float).copy()
+    uvu = cam.undistort_pixels(uv)
+    cx, cy = profile.block_centre(row, col)
+    KR = cam.K @ cam.R
+    Kt = cam.K @ cam.t
 
     def residual(p: np.ndarray) -> np.ndarray:
-        proj = cam.project(_board_points(profile, row, col, p, local))
-        return np.sum((uv - proj) * nrm, axis=1)
+        h, dx, dy, th = p
+        c, s = np.cos(th), np.sin(th)
+        x = cx + dx + local[:, 0] * c - local[:, 1] * s
+        y = cy + dy + local[:, 0] * s + local[:, 1] * c
+        q = np.outer(x, KR[:, 0]) + np.outer(y, KR[:, 1]) + (KR[:, 2] * h + Kt)
+        proj = q[:, :2] / q[:, 2:3]
+        return np.sum((uvu - proj) * nrm, axis=1)
 
     r = residual(pose)
     J = np.zeros((len(r), len(free)))
+    prior_w = 1.0 / PRIOR_SIGMA**2
     for _ in range(iters):
         for j, k in enumerate(free):
             q = pose.copy()
             q[k] += steps[k]
             J[:, j] = (residual(q) - r) / steps[k]
         w = 1.0 / (1.0 + (r / 0.6) ** 2)
-        prior_w = 1.0 / PRIOR_SIGMA**2
         A = J.T @ (J * w[:, None])
         g = J.T @ (w * r)
         for j, k in enumerate(free):
@@ -232,7 +243,7 @@ def fit_level(
     idx = np.zeros(0, int)
     for _ in range(rounds):
         idx, uv, nrm = measure(a_star, cam, profile, row, col, pose, edges, hidden)
-        if len(idx) < 6:
+        if len(idx) < MIN_FOUND:
             return None
         pose, res, _ = _fit(cam, profile, row, col, pose, pts[idx], uv, nrm, free_height=False)
     cost = float(np.mean(np.minimum(res**2, TRUNCATE_PX**2)))

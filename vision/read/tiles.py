@@ -18,6 +18,7 @@ plane the parallax moves and scales them by millimetres, which the sub-pixel edg
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 import cv2
@@ -29,11 +30,16 @@ from vision.profile import Profile
 from vision.read import tilefit
 from vision.read.tilefit import LevelFit
 
+log = logging.getLogger(__name__)
+
 BLOCKS = GRID - 1  #: a tile's top-left cell is in 0..6
 MIN_GREEN = 0.12  #: share of a proposal's field samples that must be green
-MIN_EDGES = 6  #: edge points a tile needs to be accepted
-MAX_COST = 1.2  #: mean truncated squared residual (px^2) of an accepted tile
-MAX_SHIFT_MM = 2.5  #: how far from its block's centre an accepted tile may sit
+MIN_EDGES = 4  #: edge points (on its lines) a tile needs to be accepted at all
+MAX_COST = 1.0  #: mean truncated squared residual (px^2) of an accepted tile
+MAX_SHIFT_MM = 2.0  #: how far from its block's centre an accepted tile may sit
+MIN_INLIER_SHARE = 0.65  #: of the edges found, the share on the tile's lines
+STRONG_EDGES = 10  #: a tile this well seen is accepted on its edges alone (first pass)
+MIN_UNEXPLAINED = 6  #: a tile seen less must explain this much green no accepted tile explains
 
 
 @dataclass
@@ -145,16 +151,38 @@ def _placed(f: LevelFit) -> bool:
     )
 
 
-def _best(fits: dict[int, LevelFit | None]) -> tuple[int, LevelFit] | None:
-    ok = {
-        k: f
-        for k, f in fits.items()
-        if f is not None and f.inliers >= MIN_EDGES and f.cost <= MAX_COST and _placed(f)
-    }
+def _best(fits: dict[int, LevelFit | None], min_inliers: int) -> tuple[int, LevelFit] | None:
+    ok = {k: f for k, f in fits.items() if f is not None and _plausible(f, min_inliers)}
     if not ok:
         return None
     k = min(ok, key=lambda k: _penalised(ok[k]))
     return k, ok[k]
+
+
+def _plausible(f: LevelFit, min_inliers: int) -> bool:
+    """Enough of the edges found sit on the tile's lines, and the placement is a hand's."""
+    return (
+        f.inliers >= min_inliers
+        and f.inliers >= MIN_INLIER_SHARE * f.found
+        and f.cost <= MAX_COST
+        and _placed(f)
+    )
+
+
+def unexplained_green(
+    a_star: np.ndarray, cam: Camera, profile: Profile, row: int, col: int, level: int, explained: np.ndarray
+) -> int:
+    """How many of the tile's field samples on ``level`` are green and in no accepted tile's top."""
+    local = field_samples(profile)
+    cx, cy = profile.block_centre(row, col)
+    pts = np.column_stack(
+        [local[:, 0] + cx, local[:, 1] + cy, np.full(len(local), profile.tile_top_z(level))]
+    )
+    uv = np.round(cam.project(pts)).astype(int)
+    h, w = a_star.shape
+    ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    uv = uv[ok]
+    return int(np.sum((a_star[uv[:, 1], uv[:, 0]] < tilefit.GREEN_A) & (explained[uv[:, 1], uv[:, 0]] == 0)))
 
 
 def owned_lines(
@@ -196,19 +224,36 @@ def solve(a_star: np.ndarray, cam: Camera, profile: Profile, levels: range = ran
             if ks:
                 fits[(r, c)] = {k: tilefit.fit_level(a_star, cam, profile, r, c, k) for k in ks}
     found: list[TileFind] = []
+    explained = np.zeros(a_star.shape, np.uint8)  #: the top faces of accepted tiles
     while True:
         best = None
         for (r, c), per_level in fits.items():
-            b = _best(per_level)
+            b = _best(per_level, STRONG_EDGES)
             if b is None:
                 continue
             k, f = b
-            key = (f.inliers, -f.cost)
+            key = (1, f.inliers, -f.cost)
             if best is None or key > best[0]:
                 best = (key, (r, c), k, f)
         if best is None:
+            # the second pass: tiles mostly hidden, accepted for the green they alone explain
+            for (r, c), per_level in fits.items():
+                b = _best(per_level, MIN_EDGES)
+                if b is None:
+                    continue
+                k, f = b
+                n = unexplained_green(a_star, cam, profile, r, c, k, explained)
+                # a tile seen by one field can be mistaken for its neighbour shifted by the band's width
+                # (3 mm): the smaller shift from its block is the right one
+                key = (0, f.inliers, -float(np.hypot(f.pose[1], f.pose[2])))
+                if n >= MIN_UNEXPLAINED and (best is None or key > best[0]):
+                    best = (key, (r, c), k, f)
+        if best is None:
             break
         _, (r, c), k, f = best
+        log.debug(
+            "tile %s level %d: %d edges, %d on its lines, cost %.2f", (r, c), k, f.found, f.inliers, f.cost
+        )
         placement = (f.pose[1], f.pose[2], float(np.degrees(f.pose[3])))
         found.append(
             TileFind(r, c, k, f.cost, {j: _penalised(g) for j, g in fits[(r, c)].items()}, f.found, placement)
@@ -220,6 +265,9 @@ def solve(a_star: np.ndarray, cam: Camera, profile: Profile, levels: range = ran
         poly = tile_polygon(cam, profile, r, c, k, placement)
         cover = np.zeros_like(lines)
         hide(cover, poly)
+        cv2.fillConvexPoly(
+            explained, np.round(cv2.convexHull(poly[:4].astype(np.float32))).astype(np.int32), 1
+        )
         for j in levels:
             if j < k:
                 covered[j] |= cover
