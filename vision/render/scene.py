@@ -135,7 +135,8 @@ def build_scene(
             "rotation_deg": round(pt.turn_deg, 4),
             "quarter_turns": quarter,
             "top_z_mm": round(float(pose.t[2]), 4),
-            "bow_mm": round(pt.bow_mm, 4),
+            "bow_mm": round(pt.bow_mm, 4),  #: its middle raised over its edges ...
+            "bow_axis": "x" if pt.bow_axis == 0 else "y",  #: ... across its own x or y (before the turn)
         }
         top_id = scene.new_obj("tile_top", info, corners3d=pt.corners(profile.tile.size),
                                anchor3d=pose.t.copy())
