@@ -109,9 +109,10 @@ def apply_lens(img: np.ndarray, render: Camera, cam: Camera) -> np.ndarray:
         if ox == int(ox) and oy == int(oy):
             return img[int(oy) : int(oy) + cam.height, int(ox) : int(ox) + cam.width]
     mx, _ = distortion_maps(render, cam)
-    m1, m2 = cv2.convertMaps(mx.base, None, cv2.CV_16SC2)  # the (H, W, 2) buffer behind both maps
     out = _buffer("lens", (cam.height, cam.width, img.shape[2]))
-    return cv2.remap(img, m1, m2, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_REPLICATE)
+    # the (H, W, 2) float buffer behind both maps, as is: remap's own per-block conversion is cheaper
+    # than a convertMaps pass (the same 1/32 px interpolation either way)
+    return cv2.remap(img, mx.base, None, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_REPLICATE)
 
 
 CA_BLUE = -0.8  #: blue's lateral shift against red's (they fall on either side of green)
