@@ -77,9 +77,13 @@ def bow_profile(bow_mm: float, half: float, t: np.ndarray | float) -> np.ndarray
     """Height of a tile bowed by ``bow_mm`` at local coordinate ``t`` across its bow (-half..half): a
     parabola sampled at the edges of :data:`BOW_STRIPS` equal strips, scaled so that its top is
     ``bow_mm``, and flat over each strip, exactly as the tile is drawn."""
-    nodes = np.linspace(-half, half, BOW_STRIPS + 1)
-    heights = 1 - (nodes / half) ** 2
-    return bow_mm * np.interp(np.asarray(t, float), nodes, heights / heights.max())
+    if not bow_mm:
+        return np.zeros(np.shape(t))
+    return bow_mm * np.interp(np.asarray(t, float) / half, _BOW_NODES, _BOW_HEIGHTS)
+
+
+_BOW_NODES = np.linspace(-1.0, 1.0, BOW_STRIPS + 1)
+_BOW_HEIGHTS = (1 - _BOW_NODES**2) / (1 - _BOW_NODES**2).max()
 
 
 @dataclass(frozen=True)
