@@ -231,13 +231,16 @@ class Part:
     colour: str  #: a key of :data:`GROUPS`
     points: np.ndarray  #: (N, 3)
     weight: float = 1.0
-    #: a *cover* part is judged only where the empty tile would show its garden green (away from its
-    #: plaque, band and path): there a piece must hide the green, whatever the photo's colours
-    cover: bool = False
-    #: a *gate* part scores nothing itself: the piece is rejected unless this share of its points hides
-    #: the plaque's cream and the garden green (a statue's base covers the middle of its field, which a
-    #: printed icon, strokes on the cream, never does)
-    gate: float | None = None
+    #: how the part counts: "mean" parts are pooled (by weight) into the piece's colour share; the score
+    #: is at most the share of any "min" part (a fountain's water at both ends and in the middle);
+    #: a "cover" part is judged only where the empty tile would show its garden green (away from its
+    #: plaque, band and path), where a piece must hide the green whatever the photo's colours, and caps
+    #: the score likewise; a "gate" part rejects the piece unless ``gate`` of its points are hits
+    role: str = "mean"
+    gate: float = 0.0
+    #: leave out points whose line of sight passes through the piece itself: (radius, height) of a
+    #: cylinder round its axis (a point on the tile beside a belvedere, seen past its dome)
+    own_body: tuple[float, float] | None = None
 
 
 def _disc(r: float, step: float) -> np.ndarray:
@@ -282,7 +285,10 @@ def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part
         base = np.column_stack([inner, np.full(len(inner), bh * 0.6)])
         middle = _disc(bd / 2 - 1.0, 0.6)
         clear = np.column_stack([middle, np.full(len(middle), bh * 0.6)])
-        return (Part("bronze", np.vstack([axis, base])), Part("clear", clear, gate=1.0 - STATUE_CREAM_MAX))
+        return (
+            Part("bronze", np.vstack([axis, base])),
+            Part("clear", clear, role="gate", gate=1 - STATUE_CREAM_MAX),
+        )
     if kind == "belvedere":
         r = d.belvedere_dome / 2
         z_dome = d.belvedere_height - r
@@ -292,7 +298,13 @@ def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part
         corners = np.array([[sx * h, sy * h] for sx in (-1, 1) for sy in (-1, 1)])
         roof = np.column_stack([corners, np.full(4, z_dome - d.belvedere_roof / 2)])
         slab = np.column_stack([corners, np.full(4, d.belvedere_slab / 2)])
-        return (Part("teal", dome_pts, 1.0), Part("ivory", np.vstack([roof, slab]), 0.3))
+        # round the base, the tile: a fountain's water, cyan like the dome, would reach there
+        ring = np.column_stack([_ring(10.0, 11.0, 20), np.zeros(60)])
+        return (
+            Part("teal", dome_pts, 1.0),
+            Part("ivory", np.vstack([roof, slab]), 0.3),
+            Part("nocyan", ring, role="gate", gate=BELVEDERE_RING, own_body=(r + 1.5, d.belvedere_height)),
+        )
     if kind == "fountain":
         L, W, H = d.fountain_basin
         ins = d.fountain_inset
@@ -301,7 +313,15 @@ def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part
         water = water[np.hypot(water[:, 0], water[:, 1]) > d.fountain_spout[0] / 2 + 1.5]
         t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
         rim = np.column_stack([(L / 2 - ins / 2) * np.cos(t), (W / 2 - ins / 2) * np.sin(t), np.full(24, H)])
-        return (Part("water", np.column_stack([water, np.full(len(water), H)]), 1.0), Part("rim", rim, 0.3))
+        # the water at both ends and in the middle: a belvedere's dome (cyan too) covers one end only
+        w3 = np.column_stack([water, np.full(len(water), H)])
+        third = a / 3
+        return (
+            Part("water", w3[water[:, 0] < -third], 1.0, role="min"),
+            Part("water", w3[np.abs(water[:, 0]) <= third], 1.0, role="min"),
+            Part("water", w3[water[:, 0] > third], 1.0, role="min"),
+            Part("rim", rim, 0.3),
+        )
     if kind == "bridge":
         L, W = d.bridge_deck
         x = np.linspace(-L / 2 + 3.0, L / 2 - 3.0, 19)
@@ -323,7 +343,7 @@ def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part
             top = rise * (min(math.floor(x / step), n - 1) + 1) / n
             for y in np.linspace(-d.stairs_width / 2 + 1.5, d.stairs_width / 2 - 1.5, 9):
                 inside += [(x, y, max(0.5, top - 1.0)), (x, y, max(0.5, top / 2))]
-        return (Part("stone", np.array(treads), 1.0), Part("stone", np.array(inside), 1.0, cover=True))
+        return (Part("stone", np.array(treads), 1.0), Part("stone", np.array(inside), 1.0, role="cover"))
     raise ValueError(f"unknown decoration kind {kind!r}")
 
 
@@ -524,20 +544,22 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "bronze": ("bronze", "terracotta", "sand", "gap", "edge", "pillar"),
     "clear": (),  #: judged by the plaque's cream and the green (:meth:`Scorer.evidence`)
     "terracotta": ("terracotta", "bronze"),
-    "teal": ("teal",),
-    "water": ("water", "flower-blue"),
+    "teal": ("teal", "water"),  # teal and water swap places under some lights: shapes tell them apart
+    "water": ("water", "flower-blue", "teal"),
+    "nocyan": (),  #: judged in :meth:`Scorer.evidence`
     "grey": ("grey", "flower-white", "rim", "ivory"),
     "stone": ("grey", "flower-white", "rim", "ivory", "plaque", "pillar", "path", "cell"),
     "rim": ("grey", "flower-white", "rim", "ivory", "plaque"),
     "ivory": ("grey", "flower-white", "rim", "ivory", "plaque"),
 }
 #: the palette colour whose brightness a group is judged against
-REF_OF = {"stone": "grey", "clear": "plaque"}
+REF_OF = {"stone": "grey", "clear": "plaque", "nocyan": "plaque"}
 #: brightness of a part's pixels over its colour's lit brightness on that tile (:func:`local_light`):
 #: the icon's ink is far darker than a bronze statue in the same light, white far brighter than grey
 REL_LUM: dict[str, tuple[float, float]] = {
     "bronze": (0.16, 3.0),
     "clear": (0.0, math.inf),
+    "nocyan": (0.0, math.inf),
     "terracotta": (0.15, 3.0),
     "teal": (0.12, 4.0),
     "water": (0.15, 4.0),
@@ -557,10 +579,12 @@ PLAQUE_RING = _ring(8.4, 9.6)  #: on a plaque, outside a statue's base (6 mm and
 MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
 CREAM_SHARE = 0.6  #: a pixel as bright as this share of its plaque's cream, and of its chromaticity ...
 CREAM_CHROMA = 0.04  #: ... within this, shows the plaque
+BELVEDERE_RING = 0.85  #: share of the tile round a belvedere's base that must not look like water
 STATUE_CREAM_MAX = 0.07  #: a statue's base leaves at most this share of the middle of its field cream
 GREEN_RING = _ring(11.0, 12.6)  #: around a field's centre: its garden green, beyond a plaque and a piece
 MIN_GREEN = 6  #: fewer green pixels round a field than this: its light is not measured
 GREEN_MARGIN = 1.5  #: mm kept from the edges of the green (plaque, flowers, band, path): hand placement
+MIN_PART = 5  #: a "min" part with fewer visible points than this is not judged
 MIN_COVER = 6  #: fewer points where the empty tile shows green than this: a cover part is not judged
 UNJUDGED_COVER = 0.85  #: a piece's colour share counts this much when its cover part cannot be judged
 
@@ -596,6 +620,22 @@ def green_zone(surf: Surfaces, xy: np.ndarray, level: int) -> np.ndarray:
         r = np.hypot(au - off, av - off)
         out |= (au >= lo) & (au <= hi) & (av >= lo) & (av <= hi) & (r >= r_plaque)
     return out
+
+
+def _sight_through(
+    eye: np.ndarray, pts: np.ndarray, axis: np.ndarray, radius: float, height: float
+) -> np.ndarray:
+    """Whether the lines of sight from ``eye`` to board points ``pts`` (N, 3) pass within ``radius`` of
+    the vertical axis through ``axis`` (a point on the surface the piece stands on), below ``height``
+    over it."""
+    d = eye - pts
+    # the part of each line of sight between the points' height and the top of the piece
+    top = np.clip((axis[2] + height - pts[:, 2]) / np.where(d[:, 2] > 1e-9, d[:, 2], 1e-9), 0.0, 1.0)
+    seg = d[:, :2] * top[:, None]
+    rel = axis[:2] - pts[:, :2]
+    t = np.clip(np.sum(rel * seg, axis=1) / np.maximum(np.sum(seg * seg, axis=1), 1e-9), 0.0, 1.0)
+    near = pts[:, :2] + seg * t[:, None]
+    return np.hypot(*(near - axis[:2]).T) < radius
 
 
 def _shifts(c: Candidate, shifts: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -687,7 +727,7 @@ class Scorer:
         level and the pieces found so far) are left out."""
         if not cands:
             return []
-        pts, seg_parts, owners = [], [], []
+        pts, seg_parts, owners, shift_of = [], [], [], []
         seg = 0
         for ci, c in enumerate(cands):
             parts = piece_parts(self.profile, c.kind, c.run, c.rise)
@@ -696,6 +736,7 @@ class Scorer:
                     pts.append(_to_board(c, part.points, sh))
                     seg_parts.append(part)
                     owners.append(ci)
+                    shift_of.append(sh)
                     seg += 1
         sizes = np.array([len(p) for p in pts])
         seg_id = np.repeat(np.arange(seg), sizes)
@@ -712,12 +753,22 @@ class Scorer:
         hit = np.zeros(len(allp), bool)
         seg_colour = np.array([p.colour for p in seg_parts])[seg_id]
         y = lin.sum(axis=1) / light[np.array(owners)][seg_id]
-        cover_seg = np.array([p.cover for p in seg_parts])[seg_id]
+        role = np.array([p.role for p in seg_parts])[seg_id]
+        cover_seg = role == "cover"
         if cover_seg.any():
             for lv in np.unique(levels[cover_seg]):
                 m = cover_seg & (levels == lv)
                 xy = ray_plane(self.sampler.cam, uv[m], self.profile.tile_top_z(int(lv)))
                 ok[m] &= green_zone(self.surf, xy, int(lv))
+        own = np.array(owners)[seg_id]
+        body = np.array([p.own_body is not None for p in seg_parts])[seg_id]
+        if body.any():
+            for si in np.unique(seg_id[body]):
+                m = seg_id == si
+                c = cands[owners[si]]
+                radius, height = seg_parts[si].own_body
+                axis = _to_board(c, np.zeros((1, 3)), shift_of[si])[0]
+                ok[m] &= ~_sight_through(self.sampler.cam.position, allp[m], axis, radius, height)
         green = is_green(lin)
         for col in colours:
             m = seg_colour == col
@@ -726,9 +777,11 @@ class Scorer:
             rel = y[m] / ref
             hit[m] = self.group_of[col][k[m]] & (rel >= lo) & (rel <= hi)
         hit[cover_seg] = ~green[cover_seg]
+        cyan = seg_colour == "nocyan"
+        if cyan.any():
+            hit[cyan] = ~self.group_of["water"][k[cyan]]
         clear = seg_colour == "clear"
         if clear.any():
-            own = np.array(owners)[seg_id]
             level = np.full(len(allp), math.inf)
             tint = np.zeros((len(allp), 3))
             for ci in np.unique(own[clear]):
@@ -749,28 +802,25 @@ class Scorer:
                 num = den = tot = 0.0
                 shares: dict[str, float] = {}
                 gates: list[bool] = []
+                caps: list[float] = []
                 for i in range(n_parts):
                     part = seg_parts[j]
-                    if part.cover:  # judged apart (below); not part of the colour share
-                        shares[f"cover{i}"] = float(n_hit[j] / n_vis[j]) if n_vis[j] >= MIN_COVER else -1.0
-                        j += 1
-                        continue
-                    if part.gate is not None:
-                        share = float(n_hit[j] / n_vis[j]) if n_vis[j] else 0.0
-                        shares[f"{part.colour}{i}"] = share
+                    share = float(n_hit[j] / n_vis[j]) if n_vis[j] else 0.0
+                    shares[f"{part.colour}{i}"] = share
+                    if part.role == "cover":  # not judged where too little green shows
+                        caps.append(share if n_vis[j] >= MIN_COVER else -1.0)
+                    elif part.role == "gate":
                         gates.append(share >= part.gate)
-                        j += 1
-                        continue
-                    share = n_hit[j] / n_vis[j] if n_vis[j] else 0.0
-                    shares[f"{part.colour}{i}"] = float(share)
-                    num += part.weight * n_hit[j]
-                    den += part.weight * n_vis[j]
-                    tot += part.weight * sizes[j]
+                    else:
+                        if part.role == "min" and n_vis[j] >= MIN_PART:
+                            caps.append(share)
+                        num += part.weight * n_hit[j]
+                        den += part.weight * n_vis[j]
+                        tot += part.weight * sizes[j]
                     j += 1
                 score = num / den if den else 0.0
-                covers = [v for key, v in shares.items() if key.startswith("cover")]
-                if covers:  # not judged where too little green shows: the colours must then be clearer
-                    score = min(score, *covers) if min(covers) >= 0 else score * UNJUDGED_COVER
+                if caps:  # a cover part not judged: the colours alone count, less
+                    score = min(score, *caps) if min(caps) >= 0 else score * UNJUDGED_COVER
                 if not all(gates):
                     score = 0.0
                 ev = Evidence(c, float(score), float(den / tot) if tot else 0.0, shares, sh)
