@@ -245,6 +245,15 @@ def test_symbols_match_materials() -> None:
     assert 0.02 < mismatched / placed < 0.04  # drawn at MISMATCH_RATE = 3% (a few land on a match)
 
 
+def test_a_tile_offers_a_field_for_a_piece_only_if_its_symbol_can_be_there() -> None:
+    t = _Tile(2, 4, 1, "pink", n_symbols=2, fields=["", "statue", None, None])
+    assert [t.accepts(i, "statue") for i in (2 * 8 + 4, 2 * 8 + 5, 3 * 8 + 4, 3 * 8 + 5)] == [
+        False, True, True, True]  # blank; the statue already; undecided with a symbol slot left
+    assert not t.accepts(2 * 8 + 5, "fountain")
+    full = _Tile(2, 4, 1, "pink", n_symbols=1, fields=[None, "statue", None, None])
+    assert not full.accepts(2 * 8 + 4, "fountain")  # its one symbol is decided
+
+
 def test_a_mismatched_field_never_shows_the_pieces_symbol() -> None:
     builder = _Builder(random.Random(0), 5, "pink")
     shown = set()

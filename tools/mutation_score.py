@@ -67,7 +67,9 @@ def main() -> int:
     killed, ran, percent = score(stats)
     left = survivors()
     print(", ".join(f"{k} {v}" for k, v in stats.items() if isinstance(v, int) and not isinstance(v, bool)))
-    print(f"mutation score of scoring/: {percent:.1f}% ({killed} of {ran} mutants killed)")
+    left_out = stats["total"] - ran - stats["skipped"]
+    print(f"mutation score of scoring/: {percent:.1f}% ({killed} of {ran} mutants killed"
+          + (f"; {left_out} not run yet: run again to go on" if left_out else "") + ")")
     for name in left:
         print(f"  survived: {name}")
     return 0
