@@ -372,7 +372,7 @@ CONTACT = 0.6  #: darkening of a receiver right at a resting piece's outline (bl
 
 
 def shade_plane_in_screen(
-    frame: Frame, face: Face, solids: list[Solid], light: Lighting, max_texels: float = 4e6
+    frame: Frame, face: Face, solids: list[Solid], light: Lighting, max_texels: float = 2e6
 ) -> None:
     """Shade a horizontal receiver already drawn into ``frame.img`` (the table): cast shadows and
     contact shadows are computed per casting solid on its own isotropic grid in the plane, at about
@@ -433,8 +433,8 @@ def shade_plane_in_screen(
         ppm = _px_per_mm(Hb, cs)
         ext = hi - lo
         rho = float(min(max(ppm, 0.25), np.sqrt(max_texels / max(ext[0] * ext[1], 1e-6))))
-        if not foot_parts:  # a soft shadow needs no finer grid than its penumbra (bilinear warp after)
-            rho = min(rho, max(1.0, 5.0 / max(pen, 1e-3)))
+        # a soft shadow needs no finer grid than its penumbra and contact shadow (bilinear warp after)
+        rho = min(rho, max(1.0, 5.0 / max(pen, 1e-3), 2.0 / max(rad, 1e-3) if foot_parts else 0.0))
         gw, gh = int(np.ceil(ext[0] * rho)) + 1, int(np.ceil(ext[1] * rho)) + 1
         G = np.array([[1 / rho, 0, lo[0]], [0, 1 / rho, lo[1]], [0, 0, 1.0]])
         X0, Y0 = np.floor(sc.min(axis=0)).astype(int) - 1
@@ -463,39 +463,33 @@ def shade_plane_in_screen(
             keep *= 1.0 - np.float32(CONTACT) * grid
         loss = cv2.warpPerspective(1.0 - keep, M, (X1 - X0, Y1 - Y0), flags=cv2.INTER_LINEAR)
         parts.append(((X0, Y0, X1, Y1), (loss, k / max(k_lum, 1e-6))))
-    # overlapping boxes share one accumulator (the darkest loss wins: a union of shadows); under mixed
-    # light a shadow keeps the fill's colour: each channel loses its own share
-    for (x0, y0, x1, y1), members in _clusters(parts):
-        acc = np.zeros((y1 - y0, x1 - x0), np.float32)
-        for (a0, b0, a1, b1), (loss, _) in members:
-            sub = acc[b0 - y0 : b1 - y0, a0 - x0 : a1 - x0]
-            np.maximum(sub, loss, out=sub)
-        ratio = np.mean([r for _, (_, r) in members], axis=0).astype(np.float32)
-        region = frame.img[y0:y1, x0:x1]
-        r = ratio if light.mixed else np.ones(3, np.float32)
-        keep = cv2.transform(acc[..., None], np.column_stack([-r, np.ones(3)]).astype(np.float32))
-        np.maximum(keep, 0.0, out=keep)  # 1 - acc * ratio per channel, in one pass
+    # one accumulator (the darkest loss wins: a union of shadows), applied tile by tile where some
+    # shadow fell; under mixed light a shadow keeps the fill's colour: each channel loses its share
+    if not parts:
+        return
+    acc = np.zeros((h, w), np.float32)
+    tile = SHADOW_TILE
+    touched = np.zeros((-(-h // tile), -(-w // tile)), bool)
+    for (a0, b0, a1, b1), (loss, _) in parts:
+        sub = acc[b0:b1, a0:a1]
+        np.maximum(sub, loss, out=sub)
+        touched[b0 // tile : -(-b1 // tile), a0 // tile : -(-a1 // tile)] = True
+    r = np.mean([r for _, (_, r) in parts], axis=0) if light.mixed else np.ones(3)
+    for ty, tx in zip(*np.nonzero(touched), strict=True):
+        win = (slice(ty * tile, (ty + 1) * tile), slice(tx * tile, (tx + 1) * tile))
+        k = acc[win]
+        if not k.any():
+            continue
+        keep = cv2.cvtColor(k, cv2.COLOR_GRAY2RGB)
+        if light.mixed:
+            keep = cv2.multiply(keep, (float(r[0]), float(r[1]), float(r[2]), 0.0))
+        cv2.subtract((1.0, 1.0, 1.0, 0.0), keep, dst=keep)
+        np.maximum(keep, 0.0, out=keep)
+        region = frame.img[win]
         cv2.multiply(region, keep, dst=region)
 
 
-def _clusters(parts: list) -> list:
-    """Group (box, value) parts whose boxes overlap, transitively: [(union box, parts)]."""
-    groups = [(list(box), [(box, val)]) for box, val in parts]
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(groups)):
-            for j in range(i + 1, len(groups)):
-                a, b = groups[i][0], groups[j][0]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    box = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    groups[i] = (box, groups[i][1] + groups[j][1])
-                    del groups[j]
-                    changed = True
-                    break
-            if changed:
-                break
-    return [(tuple(g[0]), g[1]) for g in groups]
+SHADOW_TILE = 256  #: the table's shadows are multiplied in, tile by tile, where they fell
 
 
 def _to_screen(Hb: np.ndarray, xy: np.ndarray) -> np.ndarray | None:
