@@ -35,6 +35,7 @@ from vision.read.load import PhotoError
 DETECT_LONG_SIDE = 1000  #: blobs and lattices are found at this size
 LATTICE_TOL = 0.17  #: a blob is on the lattice within this fraction of the pitch
 MIN_HOLES = 5  #: fewer lattice holes than this is no board
+HOLE_SCORES = (0.55, 0.35)  #: the holes are looked for among blobs this hole-like, the stricter first
 
 
 class NoBoardError(PhotoError):
@@ -132,10 +133,15 @@ def _ring(img: np.ndarray, blobs: np.ndarray, k: float, n: int = 24) -> np.ndarr
     return img[y, x]
 
 
-def hole_candidates(bgr: np.ndarray, min_d: float = 5.0, max_d: float = 34.0) -> np.ndarray:
+def hole_candidates(
+    bgr: np.ndarray, min_score: float = 0.35, min_d: float = 5.0, max_d: float = 34.0
+) -> np.ndarray:
     """Dark, round, convex blobs that look like the board's holes: much darker than a ring just
     outside them, and not sitting in a tile's green field (the icons on the tiles' plaques are dark
-    blobs too). Returns an (N, 3) array of x, y, diameter in pixels of ``bgr``."""
+    blobs too). Returns an (N, 4) array of x, y, diameter in pixels of ``bgr``, and a score of how
+    hole-like each is: relative contrast with its ring less a quarter of the ring's unevenness (a
+    hole in the open scores about 0.75, the dark squares of a checked cloth about 0.35); blobs
+    under ``min_score`` are left out."""
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     p = cv2.SimpleBlobDetector_Params()
     p.filterByColor = True
@@ -159,10 +165,16 @@ def hole_candidates(bgr: np.ndarray, min_d: float = 5.0, max_d: float = 34.0) ->
         np.clip(np.round(blobs[:, 1]).astype(int), 0, gray.shape[0] - 1),
         np.clip(np.round(blobs[:, 0]).astype(int), 0, gray.shape[1] - 1),
     ].astype(float)
-    contrast = np.median(_ring(gray, blobs, 0.9), axis=1) - centre
+    ring = _ring(gray, blobs, 0.9).astype(float)
+    lo, mid, hi = np.percentile(ring, [10, 50, 90], axis=1)
+    contrast = mid - centre
+    # a hole is near black inside an even light ring (its printed cell); a dark check of a cloth,
+    # a shadow or a piece is greyer, or has an uneven ring
+    score = contrast / np.maximum(mid, 1.0) - 0.25 * np.minimum((hi - lo) / np.maximum(contrast, 1.0), 2.0)
     green = green_mask(bgr).astype(np.float32)
     near, far = _ring(green, blobs, 0.75).mean(axis=1), _ring(green, blobs, 1.4).mean(axis=1)
-    return blobs[(contrast > 30) & (near < 0.3) & (far < 0.5)]
+    keep = (contrast > 25.0) & (near < 0.35) & (far < 0.5) & (score >= min_score)
+    return np.column_stack([blobs[keep], score[keep]])
 
 
 def _lattice_coords(G_inv: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -227,7 +239,7 @@ def _pitch_fits(G: np.ndarray, q: np.ndarray, blobs: np.ndarray) -> np.ndarray:
     hole diameters; the icons on tiles and the tiles' plaques are other sizes)."""
     step = np.sqrt(np.abs(np.linalg.det(_local_affine(G, q))))
     r = blobs[:, 2] / np.maximum(step, 1e-6)
-    return (r > 0.18) & (r < 0.85)
+    return (r > 0.22) & (r < 0.6)
 
 
 def _local_affine(G: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -259,10 +271,14 @@ def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
             err = np.max(np.abs(q - idx), axis=1)
             ok = (err < tol) & (np.max(np.abs(idx), axis=1) <= radius) & _pitch_fits(G, q, blobs)
             new = _unique_inliers(pts, idx, err, ok)
-            if len(new) < 4:
-                return None
-            if radius >= 8:
+            if radius >= 8 and len(new):
                 new = new[_window(idx[new].astype(int))]
+            if len(new) < (8 if projective else 4):
+                if radius < 12:
+                    break  # too few holes this close to fit on: look further out first
+                if len(new) < 4:
+                    return None
+                projective = False
             G2, good = _robust_fit(idx[new], pts[new], projective)
             if G2 is None:
                 return None
@@ -276,12 +292,14 @@ def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
     return Lattice(G, pts[inl], idx)
 
 
-def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6) -> list[Lattice]:
+def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6, pairs: bool = False) -> list[Lattice]:
     """The projective lattices that explain most blobs, best first (at most ``keep``, disjoint).
 
     Hypotheses are L-shaped triples: a blob and two neighbours at about the pitch (relative to the
-    blob's size) in roughly perpendicular directions, i.e. an affine lattice near that blob. Each is
-    scored by the blobs it explains nearby; the best are grown into projective lattices."""
+    blob's size) in roughly perpendicular directions, i.e. an affine lattice near that blob; with
+    ``pairs`` (for boards whose few visible holes are scattered), also a blob and one neighbour, the
+    second axis guessed perpendicular at a few lengths. Each is scored by the blobs it explains
+    nearby; the best are grown into projective lattices."""
     if len(blobs) < 4:
         return []
     pts, size = blobs[:, :2], blobs[:, 2]
@@ -308,6 +326,20 @@ def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6) -> list[L
                 if va[0] * vb[1] - va[1] * vb[0] < 0:
                     va, vb = vb, va
                 hyps.append(np.array([[va[0], vb[0], pts[i, 0]], [va[1], vb[1], pts[i, 1]], [0, 0, 1.0]]))
+    if pairs:
+        for i in range(len(pts)):
+            for a in range(1, k):
+                if not usable[i, a]:
+                    continue
+                va = (pts[nb[i, a]] - pts[i]) / steps[i, a]
+                for sign in (1.0, -1.0):
+                    for stretch in (0.8, 1.0, 1.25):
+                        vb = sign * stretch * np.array([-va[1], va[0]])
+                        if va[0] * vb[1] - va[1] * vb[0] < 0:
+                            continue
+                        hyps.append(
+                            np.array([[va[0], vb[0], pts[i, 0]], [va[1], vb[1], pts[i, 1]], [0, 0, 1.0]])
+                        )
     if not hyps:
         return []
     # quick local score of every hypothesis: blobs within 3 nodes that sit on its nodes
@@ -648,8 +680,17 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
     small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else image
     s = min(s, 1.0)
     gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    lattices = fit_lattices(hole_candidates(small))
-    regs = sorted((r for lat in lattices for r in register(gray_small, lat, profile)), key=lambda r: -r[0])
+    blobs = hole_candidates(small, min(HOLE_SCORES))
+    regs: list = []
+    # a strict choice of blobs first (a checked cloth floods the loose one), then the loose one, then
+    # hypotheses from single pairs of holes (a board so covered that its holes are scattered)
+    for min_score, pairs in ((HOLE_SCORES[0], False), (HOLE_SCORES[1], False), (HOLE_SCORES[1], True)):
+        lattices = fit_lattices(blobs[blobs[:, 3] >= min_score, :3], pairs=pairs)
+        regs = sorted(
+            (r for lat in lattices for r in register(gray_small, lat, profile)), key=lambda r: -r[0]
+        )
+        if regs and regs[0][0] >= MIN_REGISTRATION:
+            break
     if not regs or regs[0][0] < MIN_REGISTRATION:
         raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
     H0 = np.diag([1 / s, 1 / s, 1.0]) @ regs[0][1]

@@ -38,7 +38,8 @@ KINDS = ("statue", "fountain", "bridge", "stairs", "belvedere")
 
 
 class TileLike(Protocol):
-    """What the reader needs of a tile read: its block, level and hand placement."""
+    """What the reader needs of a tile read: its block, level and hand placement (and, used when the
+    object has it, its ``flower``: a coloured band a piece stands over)."""
 
     row: int
     col: int
@@ -54,6 +55,7 @@ class PlacedTile:
     col: int
     level: int
     placement: tuple[float, ...] = (0.0, 0.0, 0.0)
+    flower: str = ""  #: when known, its band tells a piece standing over it
 
 
 # ------------------------------------------------------------------------------------------ geometry
@@ -343,7 +345,13 @@ def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part
             top = rise * (min(math.floor(x / step), n - 1) + 1) / n
             for y in np.linspace(-d.stairs_width / 2 + 1.5, d.stairs_width / 2 - 1.5, 9):
                 inside += [(x, y, max(0.5, top - 1.0)), (x, y, max(0.5, top / 2))]
-        return (Part("stone", np.array(treads), 1.0), Part("stone", np.array(inside), 1.0, role="cover"))
+        # and over the lower field, low in the stairs: no plaque cream, no green (an empty field's print)
+        strip = [(x, y, 1.0) for x in np.arange(3.0, 2 * step + 13.0, 1.0) for y in np.linspace(-5, 5, 6)]
+        return (
+            Part("stone", np.array(treads), 1.0),
+            Part("stone", np.array(inside), 1.0, role="cover"),
+            Part("clear", np.array(strip), role="gate", gate=STAIRS_CLEAR),
+        )
     raise ValueError(f"unknown decoration kind {kind!r}")
 
 
@@ -581,8 +589,10 @@ CREAM_SHARE = 0.6  #: a pixel as bright as this share of its plaque's cream, and
 CREAM_CHROMA = 0.04  #: ... within this, shows the plaque
 BELVEDERE_RING = 0.85  #: share of the tile round a belvedere's base that must not look like water
 STATUE_CREAM_MAX = 0.07  #: a statue's base leaves at most this share of the middle of its field cream
+STAIRS_CLEAR = 0.75  #: share of the middle of stairs' lower field that must show neither cream nor green
 GREEN_RING = _ring(11.0, 12.6)  #: around a field's centre: its garden green, beyond a plaque and a piece
 MIN_GREEN = 6  #: fewer green pixels round a field than this: its light is not measured
+BAND_MARGIN = 0.7  #: mm kept inside a tile's flower band
 GREEN_MARGIN = 1.5  #: mm kept from the edges of the green (plaque, flowers, band, path): hand placement
 MIN_PART = 5  #: a "min" part with fewer visible points than this is not judged
 MIN_COVER = 6  #: fewer points where the empty tile shows green than this: a cover part is not judged
@@ -598,27 +608,60 @@ def ray_plane(cam: Camera, uv: np.ndarray, z: float) -> np.ndarray:
     return c[:2] + s[:, None] * d[:, :2]
 
 
-def green_zone(surf: Surfaces, xy: np.ndarray, level: int) -> np.ndarray:
-    """Whether board points (N, 2) on the tops of the tiles of ``level`` fall on a field's garden green
-    (its plaque or blank-field flowers, its band and the path cross left out, with a margin)."""
+#: what an empty tile shows at a point, as :func:`empty_print` says it
+PRINT_UNKNOWN, PRINT_GREEN = -1, -2  #: anything else: the index in ``profile.flowers`` of its band
+
+
+def _print_at(surf: Surfaces, i: int, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For board points (N, 2): whether they lie on tile i's top, and what its print shows there."""
     prof = surf.profile
     t = prof.tile
     half = t.size / 2
+    x, y, _, turn = surf.pose(i)
+    a = math.radians(turn)
+    rel = xy - (x, y)
+    au = np.abs(rel[:, 0] * math.cos(a) + rel[:, 1] * math.sin(a))
+    av = np.abs(-rel[:, 0] * math.sin(a) + rel[:, 1] * math.cos(a))
+    on = (au <= half) & (av <= half)
     off = (t.field_size + t.path_width) / 2  # field centres from the tile's centre
     lo, hi = t.path_width / 2 + GREEN_MARGIN, half - t.band_width - GREEN_MARGIN
-    r_plaque = t.plaque_diameter / 2 + GREEN_MARGIN
-    out = np.zeros(len(xy), bool)
-    for i, tile in enumerate(surf.tiles):
-        if tile.level != level:
+    green = (au >= lo) & (au <= hi) & (av >= lo) & (av <= hi)
+    green &= np.hypot(au - off, av - off) >= t.plaque_diameter / 2 + GREEN_MARGIN
+    out = np.full(len(xy), PRINT_UNKNOWN)
+    out[green] = PRINT_GREEN
+    flower = getattr(surf.tiles[i], "flower", "") or ""
+    if flower and flower != "white" and flower in prof.flowers:  # a white band looks like too much else
+        edge = np.maximum(au, av)
+        band = (edge >= half - t.band_width + BAND_MARGIN) & (edge <= half - BAND_MARGIN)
+        band &= np.minimum(au, av) <= half - t.band_width  # not the corners (hand-placed neighbours)
+        out[band] = list(prof.flowers).index(flower)
+    return on, out
+
+
+def empty_print(surf: Surfaces, cam: Camera, uv: np.ndarray, z_from: np.ndarray) -> np.ndarray:
+    """What the photo would show at pixels ``uv`` without the piece whose points (at heights ``z_from``)
+    project there: the first tile top the line of sight meets below those points (the tiles above them
+    are hidden already), as :data:`PRINT_GREEN`, a band's flower index, or :data:`PRINT_UNKNOWN`."""
+    out = np.full(len(uv), PRINT_UNKNOWN)
+    open_ = np.ones(len(uv), bool)
+    levels = sorted({t.level for t in surf.tiles}, reverse=True)
+    for lv in levels:
+        z = surf.profile.tile_top_z(lv)
+        m = open_ & (z_from >= z - 0.5)
+        if not m.any():
             continue
-        x, y, _, turn = surf.pose(i)
-        a = math.radians(turn)
-        rel = xy - (x, y)
-        u = rel[:, 0] * math.cos(a) + rel[:, 1] * math.sin(a)
-        v = -rel[:, 0] * math.sin(a) + rel[:, 1] * math.cos(a)
-        au, av = np.abs(u), np.abs(v)
-        r = np.hypot(au - off, av - off)
-        out |= (au >= lo) & (au <= hi) & (av >= lo) & (av <= hi) & (r >= r_plaque)
+        xy = ray_plane(cam, uv[m], z)
+        hit_any = np.zeros(int(m.sum()), bool)
+        got = np.full(int(m.sum()), PRINT_UNKNOWN)
+        for i, t in enumerate(surf.tiles):
+            if t.level != lv:
+                continue
+            on, what = _print_at(surf, i, xy)
+            got[on & ~hit_any] = what[on & ~hit_any]
+            hit_any |= on
+        idx = np.where(m)[0]
+        out[idx[hit_any]] = got[hit_any]
+        open_[idx[hit_any]] = False
     return out
 
 
@@ -661,6 +704,11 @@ class Scorer:
         self.group_of = {k: np.array([n in v for n in names] + [False]) for k, v in GROUPS.items()}
         self._light: dict[tuple[Cell, int], float] = {}
         self._cream: dict[tuple[Cell, int], tuple[float, np.ndarray]] = {}
+        self._cream_ref: tuple[float, np.ndarray] | None = None
+        #: palette class (and -1, none) -> the print code of :func:`empty_print` it shows
+        self.print_of_class = np.full(len(names) + 1, PRINT_UNKNOWN)
+        for fi, f in enumerate(profile.flowers):
+            self.print_of_class[self.classifier.index[f"flower-{f}"]] = fi
 
     def lights(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
         """The light on each field: the brightness of its garden green over the green's lit reference
@@ -719,6 +767,23 @@ class Scorer:
                     self._cream[f] = (math.inf, np.zeros(3))
         return [self._cream[f] for f in fields]
 
+    def cream_reference(self) -> tuple[float, np.ndarray]:
+        """The plaques' cream in this photo: brightness over the light on its field, and chromaticity
+        (medians over every field of the tiles read whose plaque shows)."""
+        if self._cream_ref is None:
+            fields = sorted(f for f in self.surf.at if self.surf.seen(*f))
+            levels = self.cream_levels(fields)
+            lights = self.lights(fields)
+            ok = [i for i, (y, _) in enumerate(levels) if math.isfinite(y)]
+            if ok:
+                ratio = float(np.median([levels[i][0] / lights[i] for i in ok]))
+                tint = np.median(np.array([levels[i][1] for i in ok]), axis=0)
+            else:
+                pal = palette(self.profile)
+                ratio, tint = float(pal["plaque"].sum()), chroma(pal["plaque"])
+            self._cream_ref = (ratio, tint)
+        return self._cream_ref
+
     def evidence(
         self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
     ) -> list[Evidence]:
@@ -755,11 +820,10 @@ class Scorer:
         y = lin.sum(axis=1) / light[np.array(owners)][seg_id]
         role = np.array([p.role for p in seg_parts])[seg_id]
         cover_seg = role == "cover"
+        expect = np.full(len(allp), PRINT_UNKNOWN)
         if cover_seg.any():
-            for lv in np.unique(levels[cover_seg]):
-                m = cover_seg & (levels == lv)
-                xy = ray_plane(self.sampler.cam, uv[m], self.profile.tile_top_z(int(lv)))
-                ok[m] &= green_zone(self.surf, xy, int(lv))
+            expect[cover_seg] = empty_print(self.surf, self.sampler.cam, uv[cover_seg], allp[cover_seg, 2])
+            ok[cover_seg] &= expect[cover_seg] != PRINT_UNKNOWN
         own = np.array(owners)[seg_id]
         body = np.array([p.own_body is not None for p in seg_parts])[seg_id]
         if body.any():
@@ -776,7 +840,9 @@ class Scorer:
             lo, hi = REL_LUM[col]
             rel = y[m] / ref
             hit[m] = self.group_of[col][k[m]] & (rel >= lo) & (rel <= hi)
-        hit[cover_seg] = ~green[cover_seg]
+        # a cover point is a hit where the photo does not show the print the empty tile would
+        shown = np.where(green, PRINT_GREEN, self.print_of_class[k])
+        hit[cover_seg] = (shown != expect)[cover_seg]
         cyan = seg_colour == "nocyan"
         if cyan.any():
             hit[cyan] = ~self.group_of["water"][k[cyan]]
@@ -786,7 +852,12 @@ class Scorer:
             tint = np.zeros((len(allp), 3))
             for ci in np.unique(own[clear]):
                 m = clear & (own == ci)
-                level[m], tint[m] = self.cream_levels(cands[ci].fields)[0]
+                c = cands[ci]
+                if c.kind == "stairs":  # its own field's plaque is under it: the photo's plaques tell
+                    share, tint[m] = self.cream_reference()
+                    level[m] = share * self.lights(c.fields[:1])[0]
+                else:
+                    level[m], tint[m] = self.cream_levels(c.fields)[0]
             creamy = (lin.sum(axis=1) >= CREAM_SHARE * level) & (
                 np.linalg.norm(chroma(lin) - tint, axis=1) < CREAM_CHROMA
             )

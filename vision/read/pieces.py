@@ -62,7 +62,11 @@ def truth_tiles(truth: dict[str, Any], profile: Profile) -> list[PlacedTile]:
         cx, cy = t["centre_board_mm"]
         out.append(
             PlacedTile(
-                int(t["row"]), int(t["col"]), int(t["level"]), (cx - bx, cy - by, float(t["rotation_deg"]))
+                int(t["row"]),
+                int(t["col"]),
+                int(t["level"]),
+                (cx - bx, cy - by, float(t["rotation_deg"])),
+                str(t.get("flower", "")),
             )
         )
     return out

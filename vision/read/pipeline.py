@@ -12,7 +12,7 @@ from scoring.garden import FORMAT, Garden, Tile
 from scoring.visibility import top_levels
 from vision.profile import Profile
 from vision.read import board as board_stage
-from vision.read import flowers, pose, tiles, views
+from vision.read import flowers, pose, tilefit, tiles, views
 from vision.read.load import Photo
 from vision.read.reading import Reading, ReadWarning, TileReading
 
@@ -38,9 +38,17 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     lap("camera")
     gain = views.board_gain(img, cam, profile)
     lab = cv2.cvtColor(np.clip(img.astype(np.float32) * (gain / 255.0), 0.0, 1.0), cv2.COLOR_BGR2Lab)
-    a_star = cv2.GaussianBlur(lab[..., 1], (0, 0), 0.7)
-    finds = tiles.solve(a_star, cam, profile, LEVELS)
+    edge_img = tilefit.edge_image(img, gain)
+    finds = tiles.solve(edge_img, cam, profile, LEVELS)
     lap("tiles")
+    # the tiles, at known heights, fix what the board's plane leaves open: refine the camera on them
+    refined = pose.refine_with_tiles(
+        fit.H, cam, fit.kappa, tiles.observations(edge_img, cam, profile, finds), profile, size, focal
+    )
+    if refined is not cam:
+        cam = refined
+        finds = tiles.solve(edge_img, cam, profile, LEVELS)
+    lap("tiles again")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
     hidden = np.zeros(img.shape[:2], np.uint8)
     for f in sorted(finds, key=lambda f: -f.level):

@@ -115,3 +115,65 @@ def camera_from_homography(
     through ``H``; ``kappa`` is the pixel-unit radial distortion of :class:`vision.read.board.BoardFit`."""
     R, t = pose_from_homography(H, f, c)
     return Camera(int(size[0]), int(size[1]), f, f, c[0], c[1], R, t, kappa * f * f)
+
+
+def camera_from_intrinsics(
+    H: np.ndarray, f: float, c: tuple[float, float], kappa: float, size: tuple[int, int]
+) -> Camera:
+    """The camera with focal length ``f`` and principal point ``c`` that sees the board plane
+    through ``H``."""
+    R, t = pose_from_homography(H, f, c)
+    return Camera(int(size[0]), int(size[1]), f, f, c[0], c[1], R, t, kappa * f * f)
+
+
+def refine_with_tiles(
+    H: np.ndarray,
+    cam: Camera,
+    kappa: float,
+    observations: list,
+    profile,
+    size: tuple[int, int],
+    focal: FocalEstimate,
+) -> Camera:
+    """The focal length and principal point that put the tiles' measured edges best on their
+    levels' planes (the board plane alone cannot fix three intrinsics; the tiles, at known
+    heights, can). ``observations``: (row, col, level, placement (dx, dy, turn degrees), tile points
+    (N, 2) in tile mm, their undistorted photo pixels (N, 2), image normals (N, 2)). Each tile keeps
+    its own placement as a free parameter. Returns ``cam`` unchanged when the tiles say too little."""
+    from scipy.optimize import least_squares
+
+    if len(observations) < 3 or sum(len(o[4]) for o in observations) < 40:
+        return cam
+    c0 = np.array([cam.cx, cam.cy])
+    long_side = max(size)
+
+    def unpack(p: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        return cam.fx * np.exp(p[0]), c0 + p[1:3] * long_side, p[3:].reshape(-1, 3)
+
+    def residual(p: np.ndarray) -> np.ndarray:
+        f, c, pl = unpack(p)
+        R, t = pose_from_homography(H, f, (c[0], c[1]))
+        K = np.array([[f, 0, c[0]], [0, f, c[1]], [0, 0, 1.0]])
+        KR, Kt = K @ R, K @ t
+        out = []
+        for (row, col, level, _, local, uvu, nrm), (dx, dy, th) in zip(observations, pl, strict=True):
+            bx, by = profile.block_centre(row, col)
+            cs, sn = np.cos(th), np.sin(th)
+            x = bx + dx + local[:, 0] * cs - local[:, 1] * sn
+            y = by + dy + local[:, 0] * sn + local[:, 1] * cs
+            q = np.outer(x, KR[:, 0]) + np.outer(y, KR[:, 1]) + (KR[:, 2] * profile.tile_top_z(level) + Kt)
+            out.append(np.sum((uvu - q[:, :2] / q[:, 2:3]) * nrm, axis=1))
+            out.append(np.array([dx, dy]) / 1.2)
+        # the principal point stays near the centre (phones: within a few percent)
+        out.append(p[1:3] / 0.02)
+        return np.concatenate(out)
+
+    p0 = np.concatenate([[0.0, 0.0, 0.0]] + [[o[3][0], o[3][1], np.radians(o[3][2])] for o in observations])
+    try:
+        sol = least_squares(residual, p0, loss="cauchy", f_scale=0.7, x_scale="jac", max_nfev=60)
+    except (ValueError, np.linalg.LinAlgError):
+        return cam
+    f, c, _ = unpack(sol.x)
+    if not (focal.lo * 0.85 < f < focal.hi * 1.15):
+        return cam
+    return camera_from_intrinsics(H, f, (float(c[0]), float(c[1])), kappa, size)

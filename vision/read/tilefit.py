@@ -77,8 +77,33 @@ GREEN_A = -12.0  #: a* below this is the garden green (white-balanced on the boa
 OTHER_A = -6.0  #: a* above this is not
 
 
+@dataclass(frozen=True)
+class EdgeImage:
+    """What the edge search reads: the photo white-balanced on the board, as CIE a* (to tell the
+    garden green from everything else) and as linear light (where a blurred edge is a linear mix
+    of the two colours it separates, so its halfway point is where the edge is)."""
+
+    a_star: np.ndarray  #: float32 (H, W)
+    linear: np.ndarray  #: float32 (H, W, 3)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.a_star.shape
+
+
+def edge_image(image: np.ndarray, gain: np.ndarray, blur: float = 0.8) -> EdgeImage:
+    """An :class:`EdgeImage` of a BGR uint8 photo; ``gain`` is the board's white balance (B, G, R)."""
+    bgr = np.clip(image.astype(np.float32) * (gain / 255.0), 0.0, 1.0)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+    lin = np.where(bgr <= 0.04045, bgr / 12.92, ((bgr + 0.055) / 1.055) ** 2.4).astype(np.float32)
+    return EdgeImage(cv2.GaussianBlur(lab[..., 1], (0, 0), blur), cv2.GaussianBlur(lin, (0, 0), blur))
+
+
+ALONG_MM = (-0.8, 0.0, 0.8)  #: each edge is searched on three parallel lines, averaged against noise
+
+
 def measure(
-    a_star: np.ndarray,
+    img: EdgeImage,
     cam: Camera,
     profile: Profile,
     row: int,
@@ -87,26 +112,49 @@ def measure(
     edges: list[Edge],
     hidden: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Search each edge across its direction in the photo's a* map (green is strongly negative,
-    every other print of the tile is not) around where ``pose`` puts it. The edge is where a* crosses
-    halfway between the green it leaves and the colour it enters, so blur moves it to neither side.
+    """Search each edge across its direction around where ``pose`` puts it: the nearest place where
+    the garden green (a* well below zero) gives way to another colour (a* above), on the inner
+    side and the outer side as the edge's normal says. The edge is then placed where the linear-light
+    colour is halfway between the two, so blur moves it to neither side.
     Returns (edge indices found, their pixels (N, 2), image unit normals (N, 2))."""
     pts = np.array([e.point for e in edges], float)
     nrm = np.array([e.normal for e in edges], float)
+    tan = np.column_stack([-nrm[:, 1], nrm[:, 0]])
     steps = np.arange(-SEARCH_MM, SEARCH_MM + 1e-9, STEP_MM)
-    local = pts[:, None, :] + steps[None, :, None] * nrm[:, None, :]
-    flat = _board_points(profile, row, col, pose, local.reshape(-1, 2))
-    uv = cam.project(flat).reshape(len(edges), len(steps), 2)
-    maps = uv.astype(np.float32)
-    prof = cv2.remap(
-        a_star,
-        maps[..., 0],
-        maps[..., 1],
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=np.nan,
+    local = (
+        pts[:, None, None, :]
+        + steps[None, None, :, None] * nrm[:, None, None, :]
+        + np.array(ALONG_MM)[None, :, None, None] * tan[:, None, None, :]
     )
-    n_e, n_s = prof.shape
+    n_e, n_a, n_s = len(edges), len(ALONG_MM), len(steps)
+    flat = _board_points(profile, row, col, pose, local.reshape(-1, 2))
+    uv_all = cam.project(flat).reshape(n_e, n_a, n_s, 2)
+    maps = uv_all.reshape(n_e * n_a, n_s, 2).astype(np.float32)
+    prof = (
+        cv2.remap(
+            img.a_star,
+            maps[..., 0],
+            maps[..., 1],
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=np.nan,
+        )
+        .reshape(n_e, n_a, n_s)
+        .mean(axis=1)
+    )
+    lin = (
+        cv2.remap(
+            img.linear,
+            maps[..., 0],
+            maps[..., 1],
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=0,
+        )
+        .reshape(n_e, n_a, n_s, 3)
+        .mean(axis=1)
+    )
+    uv = uv_all[:, n_a // 2]
     near = int(round(1.2 / STEP_MM))  # the plateaus are looked for within this of a crossing
     mid = n_s // 2
     ok_edge = ~np.isnan(prof).any(axis=1)  # off the photo
@@ -135,11 +183,34 @@ def measure(
     hit = ok_edge & (dist[np.arange(n_e), k] < 10**6)
     idx = np.flatnonzero(hit)
     k = k[idx]
-    hk = half[idx, k]
-    f = (hk - p[idx, k]) / np.maximum(p[idx, k + 1] - p[idx, k], 1e-6)
-    pos = uv[idx, k] + f[:, None] * (uv[idx, k + 1] - uv[idx, k])
-    d = uv[idx, -1] - uv[idx, 0]
-    nrm_img = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-9)
+    # the two colours: where a* is lowest before the crossing and highest after it
+    span = np.arange(-near, near + 1)
+    cols = np.clip(k[:, None] + span[None, :], 0, n_s - 1)
+    pa = p[idx[:, None], cols]
+    before, after = span <= 0, span >= 1
+    i_g = cols[np.arange(len(idx)), np.argmin(np.where(before, pa, np.inf), axis=1)]
+    i_o = cols[np.arange(len(idx)), np.argmax(np.where(after, pa, -np.inf), axis=1)]
+    c_g, c_o = lin[idx, i_g], lin[idx, i_o]
+    d = c_o - c_g
+    dd = np.maximum(np.sum(d * d, axis=1), 1e-8)
+    frac = np.einsum("nsc,nc->ns", lin[idx[:, None], cols] - c_g[:, None, :], d) / dd[:, None]
+    # the first crossing of one half going outwards from the green plateau
+    pos = np.zeros((len(idx), 2))
+    for n in range(len(idx)):
+        j0 = int(np.flatnonzero(cols[n] == i_g[n])[0])
+        j1 = int(np.flatnonzero(cols[n] == i_o[n])[-1])
+        seg = frac[n, j0 : j1 + 1]
+        up = np.flatnonzero((seg[:-1] < 0.5) & (seg[1:] >= 0.5))
+        if len(up):
+            m = j0 + int(up[0])
+            t = (0.5 - frac[n, m]) / max(frac[n, m + 1] - frac[n, m], 1e-6)
+        else:  # no clean crossing in linear light: keep the a* one
+            m = int(np.flatnonzero(cols[n] == k[n])[0])
+            t = (half[idx[n], k[n]] - p[idx[n], k[n]]) / max(p[idx[n], k[n] + 1] - p[idx[n], k[n]], 1e-6)
+        a0, a1 = cols[n, m], min(cols[n, m] + 1, n_s - 1)
+        pos[n] = uv[idx[n], a0] + t * (uv[idx[n], a1] - uv[idx[n], a0])
+    dvec = uv[idx, -1] - uv[idx, 0]
+    nrm_img = dvec / np.maximum(np.linalg.norm(dvec, axis=1, keepdims=True), 1e-9)
     return idx, pos, nrm_img
 
 
@@ -223,7 +294,7 @@ def _fit(
 
 
 def fit_level(
-    a_star: np.ndarray,
+    img: EdgeImage,
     cam: Camera,
     profile: Profile,
     row: int,
@@ -242,7 +313,7 @@ def fit_level(
     res = np.zeros(0)
     idx = np.zeros(0, int)
     for _ in range(rounds):
-        idx, uv, nrm = measure(a_star, cam, profile, row, col, pose, edges, hidden)
+        idx, uv, nrm = measure(img, cam, profile, row, col, pose, edges, hidden)
         if len(idx) < MIN_FOUND:
             return None
         pose, res, _ = _fit(cam, profile, row, col, pose, pts[idx], uv, nrm, free_height=False)
@@ -251,7 +322,7 @@ def fit_level(
 
 
 def fit_height(
-    a_star: np.ndarray,
+    img: EdgeImage,
     cam: Camera,
     profile: Profile,
     row: int,
@@ -263,7 +334,7 @@ def fit_height(
     edges = tile_edges(profile)
     pts = np.array([e.point for e in edges], float)
     pose = np.array(start.pose)
-    idx, uv, nrm = measure(a_star, cam, profile, row, col, pose, edges, hidden)
+    idx, uv, nrm = measure(img, cam, profile, row, col, pose, edges, hidden)
     if len(idx) < 6:
         return None
     pose, res, J = _fit(cam, profile, row, col, pose, pts[idx], uv, nrm, free_height=True)

@@ -59,12 +59,6 @@ class TileFind:
         return tuple((self.row + dr, self.col + dc) for dr in (0, 1) for dc in (0, 1))
 
 
-def a_star_map(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """The photo's CIE a* (green is strongly negative), white-balanced on the board, lightly smoothed."""
-    bgr = np.clip(image.astype(np.float32) * (gain / 255.0), 0.0, 1.0)
-    return cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)[..., 1], (0, 0), 0.7)
-
-
 def field_samples(profile: Profile) -> np.ndarray:
     """Points (tile coordinates, mm) in the green of a tile's four fields, away from the plaques."""
     t = profile.tile
@@ -75,9 +69,10 @@ def field_samples(profile: Profile) -> np.ndarray:
     return np.array(pts, float)
 
 
-def green_fractions(a_star: np.ndarray, cam: Camera, profile: Profile, levels: range) -> np.ndarray:
+def green_fractions(img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range) -> np.ndarray:
     """(levels, 7, 7): the share of each block's field samples that are green on each level's plane."""
     local = field_samples(profile)
+    a_star = img.a_star
     out = np.zeros((len(levels), BLOCKS, BLOCKS))
     h, w = a_star.shape
     for li, k in enumerate(levels):
@@ -170,7 +165,13 @@ def _plausible(f: LevelFit, min_inliers: int) -> bool:
 
 
 def unexplained_green(
-    a_star: np.ndarray, cam: Camera, profile: Profile, row: int, col: int, level: int, explained: np.ndarray
+    img: tilefit.EdgeImage,
+    cam: Camera,
+    profile: Profile,
+    row: int,
+    col: int,
+    level: int,
+    explained: np.ndarray,
 ) -> int:
     """How many of the tile's field samples on ``level`` are green and in no accepted tile's top."""
     local = field_samples(profile)
@@ -179,10 +180,11 @@ def unexplained_green(
         [local[:, 0] + cx, local[:, 1] + cy, np.full(len(local), profile.tile_top_z(level))]
     )
     uv = np.round(cam.project(pts)).astype(int)
-    h, w = a_star.shape
+    h, w = img.shape
     ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
     uv = uv[ok]
-    return int(np.sum((a_star[uv[:, 1], uv[:, 0]] < tilefit.GREEN_A) & (explained[uv[:, 1], uv[:, 0]] == 0)))
+    green = img.a_star[uv[:, 1], uv[:, 0]] < tilefit.GREEN_A
+    return int(np.sum(green & (explained[uv[:, 1], uv[:, 0]] == 0)))
 
 
 def owned_lines(
@@ -212,19 +214,21 @@ def owned_lines(
     return mask
 
 
-def solve(a_star: np.ndarray, cam: Camera, profile: Profile, levels: range = range(1, 7)) -> list[TileFind]:
+def solve(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range = range(1, 7)
+) -> list[TileFind]:
     """Read the tiles (see the module's docstring, steps 1-3): the best-explained proposal first."""
-    green = green_fractions(a_star, cam, profile, levels)
-    lines = np.zeros(a_star.shape, np.uint8)  #: edges explained by accepted tiles
-    covered = {k: np.zeros(a_star.shape, np.uint8) for k in levels}  #: hidden from level k by tiles above
+    green = green_fractions(img, cam, profile, levels)
+    lines = np.zeros(img.shape, np.uint8)  #: edges explained by accepted tiles
+    covered = {k: np.zeros(img.shape, np.uint8) for k in levels}  #: hidden from level k by tiles above
     fits: dict[tuple[int, int], dict[int, LevelFit | None]] = {}
     for r in range(BLOCKS):
         for c in range(BLOCKS):
             ks = [k for li, k in enumerate(levels) if green[li, r, c] >= MIN_GREEN]
             if ks:
-                fits[(r, c)] = {k: tilefit.fit_level(a_star, cam, profile, r, c, k) for k in ks}
+                fits[(r, c)] = {k: tilefit.fit_level(img, cam, profile, r, c, k) for k in ks}
     found: list[TileFind] = []
-    explained = np.zeros(a_star.shape, np.uint8)  #: the top faces of accepted tiles
+    explained = np.zeros(img.shape, np.uint8)  #: the top faces of accepted tiles
     while True:
         best = None
         for (r, c), per_level in fits.items():
@@ -242,7 +246,7 @@ def solve(a_star: np.ndarray, cam: Camera, profile: Profile, levels: range = ran
                 if b is None:
                     continue
                 k, f = b
-                n = unexplained_green(a_star, cam, profile, r, c, k, explained)
+                n = unexplained_green(img, cam, profile, r, c, k, explained)
                 # a tile seen by one field can be mistaken for its neighbour shifted by the band's width
                 # (3 mm): the smaller shift from its block is the right one
                 key = (0, f.inliers, -float(np.hypot(f.pose[1], f.pose[2])))
@@ -284,5 +288,31 @@ def solve(a_star: np.ndarray, cam: Camera, profile: Profile, levels: range = ran
                 x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 8
                 if change[y0:y1, x0:x1].any():
                     mask = (lines | covered[k2]).astype(bool)
-                    per_level[k2] = tilefit.fit_level(a_star, cam, profile, r2, c2, k2, hidden=mask)
+                    per_level[k2] = tilefit.fit_level(img, cam, profile, r2, c2, k2, hidden=mask)
     return found
+
+
+def observations(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[TileFind], min_inliers: int = 12
+) -> list[tuple]:
+    """The edge points of the well-seen tiles, for refining the camera on them
+    (:func:`vision.read.pose.refine_with_tiles`): (row, col, level, placement, tile points, lens-
+    corrected pixels, normals), inliers only."""
+    edges = tilefit.tile_edges(profile)
+    pts = np.array([e.point for e in edges], float)
+    out = []
+    for f in finds:
+        fit = tilefit.fit_level(img, cam, profile, f.row, f.col, f.level, f.placement[:2], f.placement[2])
+        if fit is None or fit.inliers < min_inliers:
+            continue
+        idx, uv, nrm = tilefit.measure(img, cam, profile, f.row, f.col, np.array(fit.pose), edges)
+        if len(idx) < min_inliers:
+            continue
+        pose = np.array(fit.pose)
+        proj = cam.project(tilefit._board_points(profile, f.row, f.col, pose, pts[idx]))
+        keep = np.abs(np.sum((uv - proj) * nrm, axis=1)) < 1.5
+        placement = (pose[1], pose[2], float(np.degrees(pose[3])))
+        out.append(
+            (f.row, f.col, f.level, placement, pts[idx][keep], cam.undistort_pixels(uv[keep]), nrm[keep])
+        )
+    return out
