@@ -7,6 +7,7 @@ the cardboard is multiplied in. ``ppm`` is texture pixels per millimetre.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -40,6 +41,7 @@ TILE_MOTTLE = 0.07  #: a tile's garden green mottling (times Artwork.mottle)
 REFERENCE_ART = Artwork()
 _PAPER = "#EDE4CF"  #: the cardboard under the print, where wear shows it
 _LUMA = np.array([0.2126, 0.7152, 0.0722], np.float32)
+MIN_SHIFT_PX = 0.3  #: a colour plate off register by less than this (texture pixels) is left in place
 
 
 def mottle(shape: tuple[int, int], rng: np.random.Generator, amount: float, cells: int = 24) -> np.ndarray:
@@ -410,12 +412,14 @@ def print_finish(
     if mottle_amount > 0:
         out *= mottle((h, w), rng, mottle_amount * art.mottle)[..., None]
     dx1, dy1, dx2, dy2 = (v * ppm for v in art.misregistration_mm)
-    if max(abs(dx1), abs(dy1), abs(dx2), abs(dy2)) > 0.1:
+    shifts = [(c, dx, dy) for c, dx, dy in ((1, dx1, dy1), (2, dx2, dy2))
+              if math.hypot(dx, dy) > MIN_SHIFT_PX]
+    if shifts:
         ch = list(cv2.split(out))
-        for c, (dx, dy) in ((1, (dx1, dy1)), (2, (dx2, dy2))):
+        for c, dx, dy in shifts:
             ch[c] = cv2.warpAffine(ch[c], np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
                                    borderMode=cv2.BORDER_REPLICATE)
-        out = cv2.merge(ch)
+        out = cv2.merge(ch, dst=out)
     if art.wear > 0:
         _wear(out, art.wear, ppm, rng, scuffs_per_dm2)
     return out
