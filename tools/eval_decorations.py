@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         if "pieces" in truth:
             tiles = truth_tiles(truth, REFERENCE)
         else:  # another renderer's truth: the tiles without their hand placement (up to 1.5 mm, 3 degrees)
-            tiles = [PlacedTile(t.row, t.col, t.level) for t in garden.tiles]
+            tiles = [PlacedTile(t.row, t.col, t.level, flower=t.flower) for t in garden.tiles]
             unplaced += 1
         t0 = time.perf_counter()
         read = read_pieces(ph.image, cam, tiles, REFERENCE)

@@ -345,13 +345,7 @@ def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part
             top = rise * (min(math.floor(x / step), n - 1) + 1) / n
             for y in np.linspace(-d.stairs_width / 2 + 1.5, d.stairs_width / 2 - 1.5, 9):
                 inside += [(x, y, max(0.5, top - 1.0)), (x, y, max(0.5, top / 2))]
-        # and over the lower field, low in the stairs: no plaque cream, no green (an empty field's print)
-        strip = [(x, y, 1.0) for x in np.arange(3.0, 2 * step + 13.0, 1.0) for y in np.linspace(-5, 5, 6)]
-        return (
-            Part("stone", np.array(treads), 1.0),
-            Part("stone", np.array(inside), 1.0, role="cover"),
-            Part("clear", np.array(strip), role="gate", gate=STAIRS_CLEAR),
-        )
+        return (Part("stone", np.array(treads), 1.0), Part("stone", np.array(inside), 1.0, role="cover"))
     raise ValueError(f"unknown decoration kind {kind!r}")
 
 
@@ -596,7 +590,9 @@ BAND_MARGIN = 0.7  #: mm kept inside a tile's flower band
 GREEN_MARGIN = 1.5  #: mm kept from the edges of the green (plaque, flowers, band, path): hand placement
 MIN_PART = 5  #: a "min" part with fewer visible points than this is not judged
 MIN_COVER = 6  #: fewer points where the empty tile shows green than this: a cover part is not judged
-UNJUDGED_COVER = 0.85  #: a piece's colour share counts this much when its cover part cannot be judged
+UNJUDGED_COVER = (
+    0.0  #: a piece whose cover part cannot be judged is not read (stairs always cross some green)
+)
 
 
 def ray_plane(cam: Camera, uv: np.ndarray, z: float) -> np.ndarray:
@@ -940,6 +936,9 @@ THRESHOLDS: dict[str, float] = {
     "stairs": 0.5,
     "belvedere": 0.5,
 }
+#: stairs climbing to a field read as another symbol lose this much of their score (a round marker
+#: allows it, rarely; it mostly tells which way stairs that the photo shows climb)
+SYMBOL_MISMATCH = 0.3
 MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged
 #: the order in which kinds claim their fields: a piece that spans more explains what a smaller one
 #: standing on one of its fields would see (a bridge's end looks like a terracotta statue); stairs,
@@ -992,9 +991,13 @@ def read_decorations(
     tiles: Sequence[TileLike],
     profile: Profile,
     gain_srgb: np.ndarray | None = None,
+    field_symbols: dict[tuple[Cell, int], str | None] | None = None,
 ) -> list[DecorationFind]:
     """Every decoration standing on the tiles read (see the module's docstring). ``cam`` is the camera
-    of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given)."""
+    of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given);
+    ``field_symbols`` the symbols read on the fields (:func:`vision.read.symbols.read_fields`), when
+    known: stairs are put on fields of their symbol (spec 1.3), and the field they climb to, which they
+    leave free, shows it."""
     if gain_srgb is None:
         from vision.read.views import board_gain
 
@@ -1007,6 +1010,13 @@ def read_decorations(
     belvedere_tiles: set[int] = set()
     for level in sorted({c.level for c in cands}, reverse=True):
         at_level = scorer.evidence([c for c in cands if c.level == level], SHIFTS_MM)
+        if field_symbols:
+            for e in at_level:
+                if e.candidate.kind != "stairs":
+                    continue
+                up = (e.candidate.cells[1], e.candidate.levels[1])
+                if up in field_symbols and field_symbols[up] != "stairs":
+                    e.score = max(0.0, e.score - SYMBOL_MISMATCH)
         for kind in PRIORITY:
             evs = sorted((e for e in at_level if e.candidate.kind == kind), key=lambda e: -e.score)
             for ev in evs:

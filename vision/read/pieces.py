@@ -13,7 +13,7 @@ from scoring.garden import Decoration
 from vision.camera import Camera
 from vision.profile import Profile
 from vision.read.decorations import DecorationFind, PlacedTile, TileLike, read_decorations
-from vision.read.symbols import SymbolGrid, SymbolRead, read_symbols
+from vision.read.symbols import SymbolGrid, SymbolRead, read_fields, symbol_grids
 
 __all__ = ["PiecesReading", "read_pieces", "truth_tiles"]
 
@@ -43,14 +43,18 @@ def read_pieces(
     profile: Profile,
     gain_srgb: np.ndarray | None = None,
 ) -> PiecesReading:
-    """Decorations and symbols from the working image, its camera and the tiles read."""
+    """Decorations and symbols from the working image, its camera and the tiles read. The fields'
+    symbols are read first: where the photo leaves a piece's direction open (which way stairs climb),
+    the symbols printed where it stands decide (spec 1.3)."""
     if gain_srgb is None:
         from vision.read.views import board_gain
 
         gain_srgb = board_gain(image_bgr, cam, profile)
-    finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb)
-    grids, reads = read_symbols(image_bgr, cam, tiles, finds, profile, gain_srgb)
-    return PiecesReading([f.to_decoration() for f in finds], finds, grids, reads)
+    reads = read_fields(image_bgr, cam, tiles, profile, gain_srgb)
+    symbols = {key: r.symbol for key, r in reads.items()}
+    finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols)
+    grids = symbol_grids(tiles, reads, finds)
+    return PiecesReading([f.to_decoration() for f in finds], finds, grids, list(reads.values()))
 
 
 def truth_tiles(truth: dict[str, Any], profile: Profile) -> list[PlacedTile]:

@@ -224,6 +224,40 @@ def classify_field(crop: FieldCrop, profile: Profile) -> tuple[str | None, float
     return classify_icon(shape)
 
 
+def read_fields(
+    image_bgr: np.ndarray, cam: Camera, tiles: Sequence[TileLike], profile: Profile, gain_srgb: np.ndarray
+) -> dict[tuple[Cell, int], SymbolRead]:
+    """The symbol of every field seen from above (pieces standing on some of them or not: a piece
+    makes its field's reading meaningless, which :func:`symbol_grids` leaves out)."""
+    surf = Surfaces(tiles, profile)
+    fields = [(cell, lv) for (cell, lv) in sorted(surf.at) if surf.seen(cell, lv)]
+    out = {}
+    for crop in field_crops(image_bgr, cam, surf, fields, profile, gain_srgb):
+        if crop.seen < MIN_SEEN:
+            continue
+        sym, score = classify_field(crop, profile)
+        out[(crop.cell, crop.level)] = SymbolRead(crop.cell[0], crop.cell[1], crop.level, sym, score)
+    return out
+
+
+def symbol_grids(
+    tiles: Sequence[TileLike], reads: dict[tuple[Cell, int], SymbolRead], finds: Sequence[DecorationFind]
+) -> dict[tuple[int, int, int], SymbolGrid]:
+    """Each tile's 2 x 2 symbols in board orientation, row-major (spec 4.1): a field covered by a higher
+    tile, too hidden in the photo, or under a piece found is :data:`UNREAD`."""
+    occupied = {(cell, lv) for f in finds for cell, lv in zip(f.cells, f.levels, strict=True)}
+    grids: dict[tuple[int, int, int], SymbolGrid] = {}
+    for t in tiles:
+        g = [[UNREAD, UNREAD], [UNREAD, UNREAD]]
+        for i in range(2):
+            for j in range(2):
+                key = ((t.row + i, t.col + j), t.level)
+                if key in reads and key not in occupied:
+                    g[i][j] = reads[key].symbol
+        grids[(t.row, t.col, t.level)] = ((g[0][0], g[0][1]), (g[1][0], g[1][1]))
+    return grids
+
+
 def read_symbols(
     image_bgr: np.ndarray,
     cam: Camera,
@@ -232,24 +266,7 @@ def read_symbols(
     profile: Profile,
     gain_srgb: np.ndarray,
 ) -> tuple[dict[tuple[int, int, int], SymbolGrid], list[SymbolRead]]:
-    """The symbols of every tile's fields that are seen from above and carry no piece found; the others
-    are :data:`UNREAD`. Grids are in board orientation, row-major (spec 4.1)."""
-    surf = Surfaces(tiles, profile)
-    occupied = {(cell, lv) for f in finds for cell, lv in zip(f.cells, f.levels, strict=True)}
-    fields = [
-        (cell, lv) for (cell, lv) in sorted(surf.at) if surf.seen(cell, lv) and (cell, lv) not in occupied
-    ]
-    crops = field_crops(image_bgr, cam, surf, fields, profile, gain_srgb)
-    reads = []
-    got: dict[tuple[Cell, int], str | None] = {}
-    for crop in crops:
-        if crop.seen < MIN_SEEN:
-            continue
-        sym, score = classify_field(crop, profile)
-        got[(crop.cell, crop.level)] = sym
-        reads.append(SymbolRead(crop.cell[0], crop.cell[1], crop.level, sym, score))
-    grids: dict[tuple[int, int, int], SymbolGrid] = {}
-    for t in tiles:
-        g = [[got.get(((t.row + i, t.col + j), t.level), UNREAD) for j in range(2)] for i in range(2)]
-        grids[(t.row, t.col, t.level)] = ((g[0][0], g[0][1]), (g[1][0], g[1][1]))
-    return grids, reads
+    """The symbols of every tile's fields that are seen from above and carry no piece found (the others
+    are :data:`UNREAD`), and each field's reading."""
+    reads = read_fields(image_bgr, cam, tiles, profile, gain_srgb)
+    return symbol_grids(tiles, reads, finds), list(reads.values())
