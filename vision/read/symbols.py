@@ -142,17 +142,22 @@ def ink_mask(crop: FieldCrop, profile: Profile) -> tuple[np.ndarray, float]:
 class IconShape:
     """Shape descriptors of an icon's ink, in the frame where its mirror axis is vertical."""
 
-    axis_symmetry: float  #: overlap (IoU) of the ink with its mirror image about the best plaque axis
+    axis_symmetry: float  #: overlap of the (softened) ink with its mirror image about the best plaque axis
     diagonal_symmetry: float  #: ... about the best diagonal
     height: float  #: mm, along the mirror axis
     width: float  #: mm, across it (the widest row)
     centre_line: float  #: share of the rows with ink on the mirror axis itself
     legs: float  #: share of the rows of one half with ink on both sides and none on the axis
+    end_width: float  #: the wider end's width over the widest row (a pedestal is both; a bowl narrows)
+    widest_at: float  #: where the widest rows are: 0 in the middle of the height, 1 at an end
     quarter: int  #: quarter turns that bring the mirror axis vertical (0 or 1)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.minimum(a, b).sum() / max(float(np.maximum(a, b).sum()), 1e-6))
+
+
+SOFTEN_MM = 0.8  #: the ink is blurred this much before symmetry is measured (thin strokes, resampling)
 
 
 def icon_shape(ink: np.ndarray) -> IconShape | None:
@@ -165,14 +170,15 @@ def icon_shape(ink: np.ndarray) -> IconShape | None:
     cx, cy = mo["m10"] / mo["m00"], mo["m01"] / mo["m00"]
     shift = np.float32([[1, 0, (n - 1) / 2 - cx], [0, 1, (n - 1) / 2 - cy]])
     c = cv2.warpAffine(m, shift, (n, n), flags=cv2.INTER_LINEAR)
-    lr, ud = _iou(c, c[:, ::-1]), _iou(c, c[::-1, :])
-    diag = max(_iou(c, c.T), _iou(c, c[::-1, ::-1].T))
+    soft = cv2.GaussianBlur(c, (0, 0), SOFTEN_MM * CROP_PPM)
+    lr, ud = _iou(soft, soft[:, ::-1]), _iou(soft, soft[::-1, :])
+    diag = max(_iou(soft, soft.T), _iou(soft, soft[::-1, ::-1].T))
     quarter = 1 if ud > lr else 0
     if quarter:
         c = np.ascontiguousarray(c.T)
     b = c > 0.5
     rows = np.where(b.any(axis=1))[0]
-    if not len(rows):
+    if len(rows) < 3:
         return None
     b = b[rows[0] : rows[-1] + 1]
     mid = n // 2
@@ -180,31 +186,36 @@ def icon_shape(ink: np.ndarray) -> IconShape | None:
     centre = b[:, mid - half_w : mid + half_w].any(axis=1)
     cols = [np.where(r)[0] for r in b]
     span = np.array([(r[-1] - r[0] + 1) / CROP_PPM if len(r) else 0.0 for r in cols])
+    h = len(b) / CROP_PPM
     halves = (slice(0, len(b) // 2), slice(len(b) // 2, None))
-    legs = max(float(np.mean(~centre[h] & (span[h] > 3.0))) if len(centre[h]) else 0.0 for h in halves)
+    legs = max(float(np.mean(~centre[hv] & (span[hv] > 3.0))) if len(centre[hv]) else 0.0 for hv in halves)
+    k = max(1, int(round(len(b) * 0.12)))
+    end = max(float(span[:k].mean()), float(span[-k:].mean())) / max(float(span.max()), 1e-3)
+    wide = np.where(span >= 0.9 * span.max())[0]
+    widest_at = float(np.abs((wide + 0.5) / len(b) - 0.5).mean() * 2)
     return IconShape(
-        max(lr, ud), diag, len(b) / CROP_PPM, float(span.max()), float(centre.mean()), legs, quarter
+        max(lr, ud), diag, h, float(span.max()), float(centre.mean()), legs, end, widest_at, quarter
     )
 
 
 #: decision rules on :class:`IconShape`, from spec 2.3's description of the icons
-STAIRS_DIAGONAL = 0.0  #: stairs: more symmetric about a diagonal than about an axis, by this much
+STAIRS_AXIS = 0.7  #: stairs, rising to one side, are the only icon without a mirror axis this clear
 BRIDGE_LEGS = 0.5  #: a bridge: this share of one half's rows straddle the axis (the open arch)
 BRIDGE_CENTRE = 0.7  #: ... and the axis itself is inked over less than this share of its rows
-FOUNTAIN_WIDTH = 0.82  #: a fountain's bowl or arcs are nearly as wide as the icon is tall; a statue not
+#: a statue stands on its pedestal, its widest part at its foot; a fountain's bowl is widest at its rim,
+#: well inside the icon's height, and narrows to its foot
+STATUE_WIDEST_AT = 0.58
+STATUE_END = 0.72
 
 
 def classify_icon(shape: IconShape) -> tuple[str, float]:
     """The symbol an icon shows, with a margin (0..1) from the rule that decided it."""
-    d = shape.diagonal_symmetry - shape.axis_symmetry
-    if d > STAIRS_DIAGONAL:
-        return "stairs", float(np.clip(d / 0.2, 0, 1))
+    if shape.axis_symmetry < STAIRS_AXIS:
+        return "stairs", float(np.clip((STAIRS_AXIS - shape.axis_symmetry) / 0.15, 0, 1))
     if shape.legs >= BRIDGE_LEGS and shape.centre_line < BRIDGE_CENTRE:
         return "bridge", float(np.clip((shape.legs - BRIDGE_LEGS) / 0.3, 0, 1))
-    ratio = shape.width / max(shape.height, 1e-3)
-    if ratio >= FOUNTAIN_WIDTH:
-        return "fountain", float(np.clip((ratio - FOUNTAIN_WIDTH) / 0.1, 0, 1))
-    return "statue", float(np.clip((FOUNTAIN_WIDTH - ratio) / 0.1, 0, 1))
+    vote = (shape.widest_at - STATUE_WIDEST_AT) / 0.1 + (shape.end_width - STATUE_END) / 0.3
+    return ("statue" if vote > 0 else "fountain"), float(np.clip(abs(vote) / 2, 0, 1))
 
 
 BLANK_GREEN = 0.35  #: a field whose plaque disc is this green is blank (three small flowers on green)
