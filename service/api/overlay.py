@@ -2,7 +2,8 @@
 (tile outlines coloured by flower and labelled with their level, decorations marked), and the
 board's grid projected into that picture so that a client can map a tap to a cell and level.
 
-A stand-in until the reader's own overlay drawing exists; it draws from a :class:`Reading` only.
+The picture is the reader's own overlay (:func:`vision.read.overlay.draw_overlay`, without the score
+card, so that the grid below refers to its pixels).
 """
 
 from __future__ import annotations
@@ -51,24 +52,9 @@ def _label(img: np.ndarray, text: str, at: tuple[float, float], colour: tuple[in
 
 def draw(image: np.ndarray, reading: Reading, grid: np.ndarray) -> np.ndarray:
     """``image`` (BGR, the picture ``grid`` refers to) with the reading drawn on it."""
-    out = image.copy()
-    size = max(out.shape[:2]) / 1400
-    thick = max(2, round(3 * size))
-    tiles = sorted(reading.garden.tiles, key=lambda t: t.level)
-    for t in tiles:
-        g = grid[min(t.level, GRID_LEVELS)]
-        quad = np.array([g[t.row, t.col], g[t.row, t.col + 2], g[t.row + 2, t.col + 2], g[t.row + 2, t.col]])
-        cv2.polylines(out, [np.round(quad).astype(np.int32)], True, (0, 0, 0), thick + 2, cv2.LINE_AA)
-        cv2.polylines(out, [np.round(quad).astype(np.int32)], True, FLOWER_BGR[t.flower], thick, cv2.LINE_AA)
-        _label(out, f"L{t.level}", tuple(quad.mean(axis=0)), FLOWER_BGR[t.flower], size)
-    for d in reading.garden.decorations:
-        for (r, c), level in d.cell_levels:
-            g = grid[min(level, GRID_LEVELS)]
-            centre = (g[r, c] + g[r + 1, c + 1] + g[r, c + 1] + g[r + 1, c]) / 4
-            cv2.circle(out, tuple(np.round(centre).astype(int)), round(14 * size), (255, 255, 255), thick,
-                       cv2.LINE_AA)
-            _label(out, KIND_LABEL[d.kind], tuple(centre), (255, 255, 255), 0.6 * size)
-    return out
+    from vision.read.overlay import draw_overlay
+
+    return draw_overlay(image, reading, card=False)
 
 
 def render(photo_bgr: np.ndarray, reading: Reading, long_side: int) -> tuple[str, int, int, np.ndarray]:
