@@ -1,0 +1,154 @@
+"""Decorations, symbols and the overlay, on a garden rendered in the test (truth camera and tiles stand in
+for the structure reader, so these test this stage alone)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.garden import Decoration, Garden, Tile
+from scoring.rules import check
+from vision.camera import Camera
+from vision.profile import REFERENCE
+from vision.read.decorations import PlacedTile, Surfaces, candidates
+from vision.read.overlay import board_box, draw_overlay
+from vision.read.pieces import read_pieces, truth_tiles
+from vision.read.pieces_eval import evaluate_decorations, evaluate_symbols
+from vision.read.reading import Reading, ReadWarning, TileReading
+from vision.read.symbols import UNREAD
+from vision.render.photo import render_photo
+
+GARDEN = Garden(
+    board_flower="pink",
+    tiles=(
+        Tile(row=2, col=2, level=1, flower="pink", symbols=((None, "fountain"), ("stairs", None))),
+        Tile(row=2, col=4, level=1, flower="yellow", symbols=(("fountain", None), (None, "bridge"))),
+        Tile(row=4, col=2, level=2, flower="blue", symbols=(("bridge", "statue"), (None, None))),
+    ),
+    decorations=(
+        Decoration(kind="fountain", cells=((2, 3), (2, 4)), level=1),
+        Decoration(kind="statue", cells=((4, 3),), level=2),
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def shot():
+    assert not check(GARDEN)
+    photo = render_photo(GARDEN, 7, size=(1200, 900), height_mm=430, tilt_deg=12)
+    cam = Camera.from_dict(photo.truth["camera"])
+    return photo, cam, truth_tiles(photo.truth, REFERENCE)
+
+
+@pytest.fixture(scope="module")
+def read(shot):
+    photo, cam, tiles = shot
+    return read_pieces(photo.image, cam, tiles, REFERENCE)
+
+
+def test_statue_on_a_level_two_tile(read) -> None:
+    statues = [d for d in read.decorations if d.kind == "statue"]
+    assert statues == [Decoration(kind="statue", cells=((4, 3),), level=2)]
+
+
+def test_fountain_on_its_two_cells(read) -> None:
+    fountains = [d for d in read.decorations if d.kind == "fountain"]
+    assert len(fountains) == 1
+    assert set(fountains[0].cells) == {(2, 3), (2, 4)} and fountains[0].level == 1
+
+
+def test_nothing_else_read(read) -> None:
+    """Not the spare pieces on the table, not the plaques' icons of the empty fields."""
+    assert len(read.decorations) == 2
+    assert all(f.score > 0.5 and 0 < f.confidence <= 1 for f in read.finds)
+
+
+def test_symbols_of_the_empty_fields(shot, read) -> None:
+    photo, _, _ = shot
+    truth = Garden.model_validate(photo.truth["garden"])
+    counts = evaluate_symbols(read.symbols, truth)
+    assert counts.symbols_total >= 8 and counts.symbols_right == counts.symbols_total
+    # the fields the pieces stand on are not read; the tile's grid says so
+    assert read.symbols[(2, 2, 1)][0][1] == UNREAD and read.symbols[(4, 2, 2)][0][1] == UNREAD
+    assert read.symbols[(2, 2, 1)][1][0] == "stairs" and read.symbols[(2, 2, 1)][0][0] is None
+    assert read.garden_symbols((2, 2, 1)) is None  # a field unread: unknown
+    assert read.garden_symbols((2, 4, 1)) is None
+
+
+def test_candidates_follow_the_rules() -> None:
+    """Fountains only across two tiles of one level, stairs only one level up, bridges over a gap."""
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(2, 4, 1), PlacedTile(4, 2, 2), PlacedTile(5, 4, 1)]
+    surf = Surfaces(tiles, REFERENCE)
+    cands = candidates(surf)
+    fountains = {frozenset(c.cells) for c in cands if c.kind == "fountain"}
+    assert frozenset({(2, 3), (2, 4)}) in fountains and frozenset({(2, 2), (2, 3)}) not in fountains
+    stairs = {(c.cells, c.levels) for c in cands if c.kind == "stairs"}
+    assert (((3, 2), (4, 2)), (1, 2)) in stairs
+    assert all(lv[1] - lv[0] == 1 and not surf.has(cells[0], lv[1]) for cells, lv in stairs)
+    bridges = [c for c in cands if c.kind == "bridge"]
+    assert {c.cells for c in bridges} == {((3, 4), (4, 4), (5, 4)), ((3, 5), (4, 5), (5, 5))}
+    assert all(not surf.has(c.cells[1], c.level) for c in bridges)
+    assert not any(c.kind == "statue" and c.cells == ((4, 2),) and c.levels == (1,) for c in cands)
+
+
+def test_evaluation_counts() -> None:
+    truth = Garden(
+        tiles=(
+            Tile(row=0, col=0, level=1, flower="white"),
+            Tile(row=0, col=0, level=3, flower="pink"),
+            Tile(row=4, col=4, level=1, flower="blue"),
+        ),
+        decorations=(
+            Decoration(kind="statue", cells=((0, 0),), level=1),  # hidden under the level-3 tile
+            Decoration(kind="statue", cells=((4, 4),), level=1),
+            Decoration(kind="belvedere", cells=((5, 5),), level=1),
+        ),
+    )
+    pred = [
+        Decoration(kind="statue", cells=((0, 0),), level=1),  # right, but hidden: not counted
+        Decoration(kind="statue", cells=((4, 4),), level=1),
+        Decoration(kind="statue", cells=((5, 4),), level=1),
+    ]
+    c = evaluate_decorations(pred, truth)
+    assert (c.tp["statue"], c.fp["statue"], c.fn["statue"]) == (1, 1, 0)
+    assert c.fn["belvedere"] == 1 and c.photos_exact == 0 and c.belvedere_photos_exact == 0
+    assert c.precision("statue") == 0.5 and c.recall("belvedere") == 0.0
+
+
+def _reading(photo, cam: Camera, warned: tuple[tuple[int, int], ...]) -> Reading:
+    truth = photo.truth
+    tiles = [
+        TileReading(t["row"], t["col"], t["level"], t["flower"], 1.0, np.array(t["corners_px"]), ())
+        for t in truth["pieces"]["tiles"]
+    ]
+    corners = cam.project(REFERENCE.board.corners)
+    warnings = [ReadWarning("level-doubt", "a doubtful cell", warned)]
+    return Reading(GARDEN, 0.7, warnings, cam, corners, tiles, (cam.width, cam.height))
+
+
+def test_overlay_draws_in_the_picture_and_marks_the_warned_cell(shot) -> None:
+    photo, cam, _ = shot
+    cell = (6, 6)  # a bare board cell: red where the warning is
+    out = draw_overlay(photo.image, _reading(photo, cam, (cell,)))
+    h, w = photo.image.shape[:2]
+    assert out.shape[0] == h and out.shape[1] > w  # the score card beside the photo
+    x, y = REFERENCE.cell_centre(*cell)
+    u, v = np.round(cam.project(np.array([[x + 7, y + 7, 0.0]]))[0]).astype(int)
+    before = photo.image[v - 2 : v + 3, u - 2 : u + 3].astype(float).mean(axis=(0, 1))
+    after = out[v - 2 : v + 3, u - 2 : u + 3].astype(float).mean(axis=(0, 1))
+    assert after[2] - after[0] > before[2] - before[0] + 25 and after[1] < before[1] - 10  # redder (BGR)
+    plain = draw_overlay(photo.image, _reading(photo, cam, ()), card=False)
+    assert plain.shape == photo.image.shape
+    far = photo.image[5:25, 5:25]  # far from the board: untouched
+    assert np.array_equal(plain[5:25, 5:25], far)
+
+
+def test_overlay_crop_keeps_the_board(shot) -> None:
+    photo, cam, _ = shot
+    reading = _reading(photo, cam, ())
+    x0, y0, x1, y1 = board_box(reading, photo.image.shape)
+    corners = cam.project(REFERENCE.board.corners)
+    assert (corners[:, 0] >= x0).all() and (corners[:, 0] <= x1).all()
+    assert (corners[:, 1] >= y0).all() and (corners[:, 1] <= y1).all()
+    out = draw_overlay(photo.image, reading, crop=True, card=False)
+    assert out.shape[:2] == (y1 - y0, x1 - x0) and out.shape[1] < photo.image.shape[1]
