@@ -679,9 +679,12 @@ def _sight_through(
 
 def _shifts(c: Candidate, shifts: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     """The hand-placement shifts tried for a candidate: stairs only sideways (their run is fixed
-    between the lower field's far edge and the upper tile)."""
+    between the lower field's far edge and the upper tile); the diagonal ones only for statues, whose
+    gate needs their base found closely."""
     if c.kind == "stairs":
         return [(0.0, y) for x, y in shifts if x == 0.0]
+    if c.kind != "statue":
+        return [(x, y) for x, y in shifts if x == 0.0 or y == 0.0]
     return list(shifts)
 
 
@@ -699,12 +702,28 @@ class Scorer:
         names = self.classifier.names
         self.group_of = {k: np.array([n in v for n in names] + [False]) for k, v in GROUPS.items()}
         self._light: dict[tuple[Cell, int], float] = {}
+        self._classes = np.full(image.shape[0] * image.shape[1], -2, np.int8)  #: -2: not classified yet
         self._cream: dict[tuple[Cell, int], tuple[float, np.ndarray]] = {}
         self._cream_ref: tuple[float, np.ndarray] | None = None
         #: palette class (and -1, none) -> the print code of :func:`empty_print` it shows
         self.print_of_class = np.full(len(names) + 1, PRINT_UNKNOWN)
         for fi, f in enumerate(profile.flowers):
             self.print_of_class[self.classifier.index[f"flower-{f}"]] = fi
+
+    def classes(self, uv: np.ndarray, lin: np.ndarray) -> np.ndarray:
+        """:meth:`Classifier.classify` of the pixels at ``uv`` (whose colours are ``lin``), each pixel
+        classified once per photo (the pieces' points and their shifts fall on the same pixels)."""
+        s = self.sampler
+        j = np.clip(np.round(uv[:, 0]).astype(int), 0, s.w - 1)
+        i = np.clip(np.round(uv[:, 1]).astype(int), 0, s.h - 1)
+        idx = i * s.w + j
+        have = self._classes[idx]
+        new = have == -2
+        if new.any():
+            todo, first = np.unique(idx[new], return_index=True)
+            self._classes[todo] = self.classifier.classify(lin[new][first])
+            have = self._classes[idx]
+        return have.astype(int)
 
     def lights(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
         """The light on each field: the brightness of its garden green over the green's lit reference
@@ -808,8 +827,10 @@ class Scorer:
         for lv in np.unique(levels):
             m = levels == lv
             ok[m] &= ~self.occ.hidden(uv[m], int(lv))
-        k = self.classifier.classify(lin)
-        light = np.array([float(np.mean(self.lights(c.fields))) for c in cands])
+        k = self.classes(uv, lin)
+        self.lights(sorted({f for c in cands for f in c.fields}))  # all at once, then cached
+        self.cream_levels(sorted({c.fields[0] for c in cands if c.kind == "statue"}))
+        light = np.array([float(np.mean([self._light[f] for f in c.fields])) for c in cands])
         colours = sorted({p.colour for p in seg_parts})
         hit = np.zeros(len(allp), bool)
         seg_colour = np.array([p.colour for p in seg_parts])[seg_id]
@@ -853,7 +874,7 @@ class Scorer:
                     share, tint[m] = self.cream_reference()
                     level[m] = share * self.lights(c.fields[:1])[0]
                 else:
-                    level[m], tint[m] = self.cream_levels(c.fields)[0]
+                    level[m], tint[m] = self._cream[c.fields[0]]
             creamy = (lin.sum(axis=1) >= CREAM_SHARE * level) & (
                 np.linalg.norm(chroma(lin) - tint, axis=1) < CREAM_CHROMA
             )
