@@ -160,7 +160,7 @@ def hole_candidates(
     kps = cv2.SimpleBlobDetector_create(p).detect(gray)
     blobs = np.array([[k.pt[0], k.pt[1], k.size] for k in kps], dtype=np.float64).reshape(-1, 3)
     if not len(blobs):
-        return blobs
+        return np.zeros((0, 4))
     centre = gray[
         np.clip(np.round(blobs[:, 1]).astype(int), 0, gray.shape[0] - 1),
         np.clip(np.round(blobs[:, 0]).astype(int), 0, gray.shape[1] - 1),

@@ -12,6 +12,7 @@ import numpy as np
 
 from vision.camera import Camera
 from vision.profile import Profile, rgb
+from vision.read.tilefit import OTHER_MIN, not_green
 
 
 def flower_lab(profile: Profile) -> dict[str, np.ndarray]:
@@ -40,6 +41,7 @@ def classify(lab_pixels: np.ndarray, profile: Profile) -> tuple[str, dict[str, f
 
 def band_pixels(
     lab: np.ndarray,
+    green_map: np.ndarray,
     cam: Camera,
     profile: Profile,
     row: int,
@@ -76,7 +78,8 @@ def band_pixels(
         uv = uv[~hidden[uv[:, 1], uv[:, 0]].astype(bool)]
     px = lab[uv[:, 1], uv[:, 0]]
     # leave out the garden green (a sample off the band) and deep shadow
-    return px[(px[:, 1] > -8.0) & (px[:, 0] > 25.0)]
+    green = green_map[uv[:, 1], uv[:, 0]] <= OTHER_MIN
+    return px[~green & (px[:, 0] > 25.0)]
 
 
 def board_flower(
@@ -91,10 +94,14 @@ def board_flower(
     uv = np.round(cam.project(xy)).astype(int)
     h, w = image.shape[:2]
     ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
-    px = image[uv[ok, 1], uv[ok, 0]].astype(np.float32) / 255.0 * gain
-    lab = cv2.cvtColor(np.clip(px, 0, 1).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    px = (
+        np.clip(image[uv[ok, 1], uv[ok, 0]].astype(np.float32) * gain, 0, 255)
+        .astype(np.uint8)
+        .reshape(-1, 1, 3)
+    )
+    lab = cv2.cvtColor(px.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3)
     # the petals are what is neither the emblem's dark green ground nor its shadows
-    petals = lab[(lab[:, 1] > -10.0) & (lab[:, 0] > 30.0)]
+    petals = lab[(not_green(px).reshape(-1) > OTHER_MIN) & (lab[:, 0] > 30.0)]
     if len(petals) < 10:
         return "", {}
     return classify(petals, profile)

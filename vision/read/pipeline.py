@@ -10,6 +10,7 @@ import numpy as np
 
 from scoring.garden import FORMAT, Garden, Tile
 from scoring.visibility import top_levels
+from vision.camera import Camera
 from vision.profile import Profile
 from vision.read import board as board_stage
 from vision.read import flowers, pose, tilefit, tiles, views
@@ -17,6 +18,7 @@ from vision.read.load import Photo
 from vision.read.reading import Reading, ReadWarning, TileReading
 
 LEVELS = range(1, 7)  #: the planes swept (the spec's gardens reach level 5)
+CAMERA_ROUNDS = 2  #: rounds of refining the camera on the tiles and reading them again
 
 
 def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Reading:
@@ -39,20 +41,14 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     gain = views.board_gain(img, cam, profile)
     lab = cv2.cvtColor(np.clip(img.astype(np.float32) * (gain / 255.0), 0.0, 1.0), cv2.COLOR_BGR2Lab)
     edge_img = tilefit.edge_image(img, gain)
-    finds = tiles.solve(edge_img, cam, profile, LEVELS)
+    cam, printed, finds = read_structure(edge_img, cam, fit, focal, profile, size)
     lap("tiles")
-    # the tiles, at known heights, fix what the board's plane leaves open: refine the camera on them
-    refined = pose.refine_with_tiles(
-        fit.H, cam, fit.kappa, tiles.observations(edge_img, cam, profile, finds), profile, size, focal
-    )
-    if refined is not cam:
-        cam = refined
-        finds = tiles.solve(edge_img, cam, profile, LEVELS)
-    lap("tiles again")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
     hidden = np.zeros(img.shape[:2], np.uint8)
     for f in sorted(finds, key=lambda f: -f.level):
-        px = flowers.band_pixels(lab, cam, profile, f.row, f.col, f.level, f.placement, hidden)
+        px = flowers.band_pixels(
+            lab, edge_img.not_green, cam, profile, f.row, f.col, f.level, f.placement, hidden
+        )
         f.flower, f.flower_scores = flowers.classify(px, profile)
         tiles.hide(hidden, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
     lap("flowers")
@@ -106,3 +102,98 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
 
         save_debug(debug_dir, photo, reading, profile)
     return reading
+
+
+def _moved_px(a: Camera, b: Camera, profile: Profile) -> float:
+    """How far (pixels) two cameras put the building zone apart, at the heights of levels 0 to 4."""
+    g = np.linspace(profile.board.grid_origin[0], profile.board.grid_origin[0] + 8 * profile.board.pitch, 5)
+    pts = np.array([(x, y, profile.tile_top_z(k)) for x in g for y in g for k in (0, 2, 4)], float)
+    return float(np.max(np.linalg.norm(a.project(pts) - b.project(pts), axis=1)))
+
+
+def clean_share(finds: list[tiles.TileFind]) -> float:
+    """The share of the tiles read whose lines fit their plane closely: near 1 when the camera is
+    right, low when the planes of the levels are off (the tiles then fit only roughly, or not at all)."""
+    if not finds:
+        return 0.0
+    return sum(f.cost < 0.5 for f in finds) / len(finds)
+
+
+def principal_point_search(
+    edge_img: tilefit.EdgeImage,
+    fit,
+    profile: Profile,
+    size: tuple[int, int],
+    finds: list[tiles.TileFind],
+    spread_px: float = 0.025,
+) -> Camera | None:
+    """When the tiles fit badly, the camera may be off because the principal point is (phones: a few
+    percent off the middle shift it, and the board's plane alone cannot tell). Try principal points
+    around the middle, each with the focal length the plane then gives, and keep the one on whose
+    planes the greenest blocks' edges are found best; None when none beats the middle."""
+    long_side = max(size)
+    centre = np.array(fit.centre)
+    blocks = sorted(finds, key=lambda f: -f.edges)[:6]
+    if not blocks:
+        return None
+    edges = tilefit.tile_edges(profile)
+
+    def score(cam: Camera) -> float:
+        total = 0.0
+        for f in blocks:
+            best = 0.0
+            for k in (1, 2, 3, f.level):
+                z = np.array([profile.tile_top_z(k), 0.0, 0.0, 0.0])
+                idx, _, _ = tilefit.measure(edge_img, cam, profile, f.row, f.col, z, edges)
+                best = max(best, float(len(idx)))
+            total += best
+        return total
+
+    best_cam, best_score = None, None
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            c = centre + np.array([dx, dy]) * spread_px * long_side
+            f = pose.focal_from_homography(fit.H, (c[0], c[1]))
+            if not f:
+                continue
+            cam = pose.camera_from_intrinsics(fit.H, f, (float(c[0]), float(c[1])), fit.kappa, size)
+            sc = score(cam)
+            if best_score is None or sc > best_score or (dx == 0 and dy == 0 and sc >= best_score):
+                best_cam, best_score = cam, sc
+    return best_cam
+
+
+def read_structure(
+    edge_img: tilefit.EdgeImage,
+    cam: Camera,
+    fit,
+    focal: pose.FocalEstimate,
+    profile: Profile,
+    size: tuple[int, int],
+) -> tuple[Camera, Profile, list[tiles.TileFind]]:
+    """The tiles and the camera together: read the tiles on the camera the board's plane gives, then
+    let the tiles, at their known heights, correct the camera (its focal length and principal point)
+    and the print's band widths, and read them again (:mod:`vision.read.tiles`)."""
+    finds = tiles.solve(edge_img, cam, profile, LEVELS)
+    if clean_share(finds) < 0.6:
+        searched = principal_point_search(edge_img, fit, profile, size, finds)
+        if searched is not None and _moved_px(cam, searched, profile) > 0.4:
+            again = tiles.solve(edge_img, searched, profile, LEVELS)
+            if clean_share(again) >= clean_share(finds) + 0.2 and len(again) >= len(finds) - 1:
+                cam, finds = searched, again
+    # the print's own band and path widths (ink spread), measured on the tiles found: the tiles'
+    # sizes, which tell their heights, are measured inside them
+    spread = tilefit.ink_spread(edge_img, cam, profile, finds)
+    printed = tilefit.with_spread(profile, spread) if abs(spread) > 0.04 else profile
+    again = printed is not profile
+    for _ in range(CAMERA_ROUNDS):
+        obs = tiles.observations(edge_img, cam, printed, finds, min_inliers=24)
+        refined = pose.refine_with_tiles(fit.H, cam, fit.kappa, obs, printed, size, focal)
+        moved = _moved_px(cam, refined, profile) if refined is not cam else 0.0
+        cam = refined
+        if moved > 0.4 or again:  # the planes or the lines moved: read the tiles again
+            finds = tiles.solve(edge_img, cam, printed, LEVELS)
+            again = False
+        if moved <= 0.4:
+            break
+    return cam, printed, finds

@@ -174,6 +174,9 @@ def refine_with_tiles(
     except (ValueError, np.linalg.LinAlgError):
         return cam
     f, c, _ = unpack(sol.x)
-    if not (focal.lo * 0.85 < f < focal.hi * 1.15):
+    # the plane's own range assumed the principal point in the middle: only the phone's field of view
+    # bounds the focal length here
+    long_fov = 2 * math.degrees(math.atan(long_side / (2 * f)))
+    if not (HFOV_RANGE[0] <= long_fov <= HFOV_RANGE[1]):
         return cam
     return camera_from_intrinsics(H, f, (float(c[0]), float(c[1])), kappa, size)

@@ -12,7 +12,7 @@ fall out through a robust loss.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -73,30 +73,51 @@ def _board_points(profile: Profile, row: int, col: int, pose: np.ndarray, local:
     return np.column_stack([x, y, np.full(len(local), h)])
 
 
-GREEN_A = -12.0  #: a* below this is the garden green (white-balanced on the board)
-OTHER_A = -6.0  #: a* above this is not
+GREEN_MAX = -5.0  #: ``not_green`` at or below this is the garden green
+OTHER_MIN = -2.0  #: ... at or above this it is not
 
 
 @dataclass(frozen=True)
 class EdgeImage:
-    """What the edge search reads: the photo white-balanced on the board, as CIE a* (to tell the
-    garden green from everything else) and as linear light (where a blurred edge is a linear mix
-    of the two colours it separates, so its halfway point is where the edge is)."""
+    """What the edge search reads: the photo white-balanced on the board, as ``not_green`` (to tell
+    the garden green from everything else) and as linear light (where a blurred edge is a linear mix
+    of the two colours it separates, so its halfway point is where the edge is).
 
-    a_star: np.ndarray  #: float32 (H, W)
+    ``not_green`` is minus how much green outweighs red and blue, in percent of the pixel's
+    brightness: the garden green is about -13, and every other print of the board and the tiles,
+    the flower bands included (a lemon yellow has a negative CIE a* too), is zero or above."""
+
+    not_green: np.ndarray  #: float32 (H, W)
     linear: np.ndarray  #: float32 (H, W, 3)
 
     @property
     def shape(self) -> tuple[int, int]:
-        return self.a_star.shape
+        return self.not_green.shape
+
+
+_SRGB_TO_LINEAR = (lambda v: np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4))(
+    np.arange(256) / 255.0
+).astype(np.float32)
 
 
 def edge_image(image: np.ndarray, gain: np.ndarray, blur: float = 0.8) -> EdgeImage:
     """An :class:`EdgeImage` of a BGR uint8 photo; ``gain`` is the board's white balance (B, G, R)."""
-    bgr = np.clip(image.astype(np.float32) * (gain / 255.0), 0.0, 1.0)
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
-    lin = np.where(bgr <= 0.04045, bgr / 12.92, ((bgr + 0.055) / 1.055) ** 2.4).astype(np.float32)
-    return EdgeImage(cv2.GaussianBlur(lab[..., 1], (0, 0), blur), cv2.GaussianBlur(lin, (0, 0), blur))
+    balanced = np.empty_like(image)
+    for ch in range(3):  # white balance on 8 bits through a table: the photo is large
+        lut = np.clip(np.arange(256) * gain[ch], 0, 255).astype(np.uint8)
+        balanced[..., ch] = cv2.LUT(image[..., ch], lut)
+    return EdgeImage(
+        cv2.GaussianBlur(not_green(balanced), (0, 0), blur),
+        cv2.GaussianBlur(_SRGB_TO_LINEAR[balanced], (0, 0), blur),
+    )
+
+
+def not_green(bgr: np.ndarray) -> np.ndarray:
+    """See :class:`EdgeImage`: -100 (G - max(R, B)) / (R + G + B) of a white-balanced uint8 BGR image
+    (the sum floored, so that dark noise stays near zero)."""
+    f = bgr.astype(np.float32)
+    b, g, r = f[..., 0], f[..., 1], f[..., 2]
+    return (-100.0 * (g - np.maximum(r, b)) / np.maximum(b + g + r, 60.0)).astype(np.float32)
 
 
 ALONG_MM = (-0.8, 0.0, 0.8)  #: each edge is searched on three parallel lines, averaged against noise
@@ -113,7 +134,7 @@ def measure(
     hidden: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Search each edge across its direction around where ``pose`` puts it: the nearest place where
-    the garden green (a* well below zero) gives way to another colour (a* above), on the inner
+    the garden green (``not_green`` well below zero) gives way to another colour, on the inner
     side and the outer side as the edge's normal says. The edge is then placed where the linear-light
     colour is halfway between the two, so blur moves it to neither side.
     Returns (edge indices found, their pixels (N, 2), image unit normals (N, 2))."""
@@ -132,7 +153,7 @@ def measure(
     maps = uv_all.reshape(n_e * n_a, n_s, 2).astype(np.float32)
     prof = (
         cv2.remap(
-            img.a_star,
+            img.not_green,
             maps[..., 0],
             maps[..., 1],
             cv2.INTER_LINEAR,
@@ -167,15 +188,15 @@ def measure(
         ok_edge &= ~hid
     p = np.nan_to_num(prof, nan=0.0)
     # green (the inner side, lower index) turning into not green (the outer side): the plateaus are the
-    # lowest a* just before a crossing and the highest just after it
+    # greenest just before a crossing and the least green just after it
     g = minimum_filter1d(p, near + 1, axis=1, origin=near // 2, mode="nearest")
     o = maximum_filter1d(p, near + 1, axis=1, origin=-(near // 2), mode="nearest")
     half = (g + o) / 2
     cand = (
         (p[:, :-1] <= half[:, :-1])
         & (half[:, :-1] < p[:, 1:])
-        & (g[:, :-1] <= GREEN_A)
-        & (o[:, :-1] >= OTHER_A)
+        & (g[:, :-1] <= GREEN_MAX)
+        & (o[:, :-1] >= OTHER_MIN)
     )
     cand[:, 0] = False
     dist = np.where(cand, np.abs(np.arange(n_s - 1) - mid)[None, :], 10**6)
@@ -183,7 +204,7 @@ def measure(
     hit = ok_edge & (dist[np.arange(n_e), k] < 10**6)
     idx = np.flatnonzero(hit)
     k = k[idx]
-    # the two colours: where a* is lowest before the crossing and highest after it
+    # the two colours: the greenest before the crossing and the least green after it
     span = np.arange(-near, near + 1)
     cols = np.clip(k[:, None] + span[None, :], 0, n_s - 1)
     pa = p[idx[:, None], cols]
@@ -194,21 +215,27 @@ def measure(
     d = c_o - c_g
     dd = np.maximum(np.sum(d * d, axis=1), 1e-8)
     frac = np.einsum("nsc,nc->ns", lin[idx[:, None], cols] - c_g[:, None, :], d) / dd[:, None]
-    # the first crossing of one half going outwards from the green plateau
-    pos = np.zeros((len(idx), 2))
-    for n in range(len(idx)):
-        j0 = int(np.flatnonzero(cols[n] == i_g[n])[0])
-        j1 = int(np.flatnonzero(cols[n] == i_o[n])[-1])
-        seg = frac[n, j0 : j1 + 1]
-        up = np.flatnonzero((seg[:-1] < 0.5) & (seg[1:] >= 0.5))
-        if len(up):
-            m = j0 + int(up[0])
-            t = (0.5 - frac[n, m]) / max(frac[n, m + 1] - frac[n, m], 1e-6)
-        else:  # no clean crossing in linear light: keep the a* one
-            m = int(np.flatnonzero(cols[n] == k[n])[0])
-            t = (half[idx[n], k[n]] - p[idx[n], k[n]]) / max(p[idx[n], k[n] + 1] - p[idx[n], k[n]], 1e-6)
-        a0, a1 = cols[n, m], min(cols[n, m] + 1, n_s - 1)
-        pos[n] = uv[idx[n], a0] + t * (uv[idx[n], a1] - uv[idx[n], a0])
+    # the first crossing of one half going outwards from the green plateau (between the two plateaus)
+    n_w = len(span)
+    j = np.arange(n_w)
+    j0 = np.argmax(cols == i_g[:, None], axis=1)
+    j1 = n_w - 1 - np.argmax((cols == i_o[:, None])[:, ::-1], axis=1)
+    up = (
+        (frac[:, :-1] < 0.5)
+        & (frac[:, 1:] >= 0.5)
+        & (j[None, :-1] >= j0[:, None])
+        & (j[None, :-1] < j1[:, None])
+    )
+    has = up.any(axis=1)
+    m = np.where(has, np.argmax(up, axis=1), near)  # without a clean crossing in linear light: the first one
+    rows = np.arange(len(idx))
+    f0, f1 = frac[rows, m], frac[rows, np.minimum(m + 1, n_w - 1)]
+    t_lin = (0.5 - f0) / np.maximum(f1 - f0, 1e-6)
+    t_a = (half[idx, k] - p[idx, k]) / np.maximum(p[idx, np.minimum(k + 1, n_s - 1)] - p[idx, k], 1e-6)
+    t = np.clip(np.where(has, t_lin, t_a), 0.0, 1.0)
+    a0 = cols[rows, m]
+    a1 = np.minimum(a0 + 1, n_s - 1)
+    pos = uv[idx, a0] + t[:, None] * (uv[idx, a1] - uv[idx, a0])
     dvec = uv[idx, -1] - uv[idx, 0]
     nrm_img = dvec / np.maximum(np.linalg.norm(dvec, axis=1, keepdims=True), 1e-9)
     return idx, pos, nrm_img
@@ -224,9 +251,12 @@ class LevelFit:
     found: int
     pose: tuple[float, float, float, float]  #: h (mm), dx, dy (mm), turn (radians)
     residuals: np.ndarray
+    edges: np.ndarray  #: the indices (into :func:`tile_edges`) of the edges found, as ``residuals``
 
 
-INLIER_PX = 1.0
+INLIER_PX = 1.2
+HEIGHT_SIGMA = 1.5  #: mm: how far a tile's fitted height may stray from its level's (a soft pull)
+HEIGHT_SLACK = 5.0  #: mm: ... and no further (a level is 22.5 mm)
 MIN_FOUND = 4  #: fewer edge points found than this is no fit at all
 TRUNCATE_PX = 2.0
 
@@ -244,37 +274,51 @@ def _fit(
     uv: np.ndarray,
     nrm: np.ndarray,
     free_height: bool,
-    iters: int = 8,
+    iters: int = 6,
+    height_sigma: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Robust Gauss-Newton (Cauchy weights, 0.6 px) of the pose on the point-to-line residuals,
     with a weak prior pulling the placement towards the block; the height is held fixed unless
-    ``free_height``. Works on the lens-corrected pixels, where a plane maps by a homography.
-    Returns (pose, residuals in px, the residuals' Jacobian)."""
+    ``free_height`` (then ``height_sigma``, if given, pulls it towards where it started). Works on the
+    lens-corrected pixels, where a plane maps by a homography, with
+    the Jacobian in closed form. Returns (pose, residuals in px, the residuals' Jacobian)."""
     free = [0, 1, 2, 3] if free_height else [1, 2, 3]
-    steps = np.array([0.05, 0.01, 0.01, 1e-4])
     pose = pose.astype(float).copy()
     uvu = cam.undistort_pixels(uv)
-    cx, cy = profile.block_centre(row, col)
+    bx, by = profile.block_centre(row, col)
     KR = cam.K @ cam.R
     Kt = cam.K @ cam.t
-
-    def residual(p: np.ndarray) -> np.ndarray:
-        h, dx, dy, th = p
-        c, s = np.cos(th), np.sin(th)
-        x = cx + dx + local[:, 0] * c - local[:, 1] * s
-        y = cy + dy + local[:, 0] * s + local[:, 1] * c
-        q = np.outer(x, KR[:, 0]) + np.outer(y, KR[:, 1]) + (KR[:, 2] * h + Kt)
-        proj = q[:, :2] / q[:, 2:3]
-        return np.sum((uvu - proj) * nrm, axis=1)
-
-    r = residual(pose)
-    J = np.zeros((len(r), len(free)))
+    lx, ly = local[:, 0], local[:, 1]
     prior_w = 1.0 / PRIOR_SIGMA**2
+    h0 = float(pose[0])
+
+    def evaluate(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h, dx, dy, th = p
+        c, s_ = np.cos(th), np.sin(th)
+        x = bx + dx + lx * c - ly * s_
+        y = by + dy + lx * s_ + ly * c
+        q = np.outer(x, KR[:, 0]) + np.outer(y, KR[:, 1]) + (KR[:, 2] * h + Kt)
+        z = q[:, 2:3]
+        proj = q[:, :2] / z
+        r = np.sum((uvu - proj) * nrm, axis=1)
+
+        def d_proj(col3: np.ndarray) -> np.ndarray:  # derivative of proj along a board direction
+            return (col3[None, :2] - proj * col3[None, 2:3]) / z
+
+        dpx, dpy, dph = d_proj(KR[:, 0]), d_proj(KR[:, 1]), d_proj(KR[:, 2])
+        dxt, dyt = -lx * s_ - ly * c, lx * c - ly * s_
+        J = -np.column_stack(
+            [
+                np.sum(dph * nrm, axis=1),
+                np.sum(dpx * nrm, axis=1),
+                np.sum(dpy * nrm, axis=1),
+                np.sum((dpx * dxt[:, None] + dpy * dyt[:, None]) * nrm, axis=1),
+            ]
+        )
+        return r, J[:, free]
+
+    r, J = evaluate(pose)
     for _ in range(iters):
-        for j, k in enumerate(free):
-            q = pose.copy()
-            q[k] += steps[k]
-            J[:, j] = (residual(q) - r) / steps[k]
         w = 1.0 / (1.0 + (r / 0.6) ** 2)
         A = J.T @ (J * w[:, None])
         g = J.T @ (w * r)
@@ -282,13 +326,16 @@ def _fit(
             if k > 0:
                 A[j, j] += prior_w[k - 1]
                 g[j] += prior_w[k - 1] * pose[k]
+            elif height_sigma:
+                A[j, j] += 1.0 / height_sigma**2
+                g[j] += (pose[0] - h0) / height_sigma**2
         try:
             delta = np.linalg.solve(A + 1e-9 * np.eye(len(free)), -g)
         except np.linalg.LinAlgError:
             break
         pose[free] += delta
-        r = residual(pose)
-        if np.max(np.abs(delta * [1, 1, 1, 100][-len(free) :])) < 1e-3:
+        r, J = evaluate(pose)
+        if np.max(np.abs(delta * [1, 1, 1, 100][-len(free) :])) < 0.01:
             break
     return pose, r, J
 
@@ -309,16 +356,22 @@ def fit_level(
     found around where that plane puts them. None when too few edges are found."""
     edges = tile_edges(profile)
     pts = np.array([e.point for e in edges], float)
-    pose = np.array([profile.tile_top_z(level), shift[0], shift[1], np.radians(turn_deg)])
+    level_z = profile.tile_top_z(level)
+    pose = np.array([level_z, shift[0], shift[1], np.radians(turn_deg)])
     res = np.zeros(0)
     idx = np.zeros(0, int)
     for _ in range(rounds):
         idx, uv, nrm = measure(img, cam, profile, row, col, pose, edges, hidden)
         if len(idx) < MIN_FOUND:
             return None
-        pose, res, _ = _fit(cam, profile, row, col, pose, pts[idx], uv, nrm, free_height=False)
+        # the height may move a little from the level's: the camera is not exact, boards warp, tiles bow
+        pose, res, _ = _fit(
+            cam, profile, row, col, pose, pts[idx], uv, nrm, free_height=True, height_sigma=HEIGHT_SIGMA
+        )
+        pose[0] = np.clip(pose[0], level_z - HEIGHT_SLACK, level_z + HEIGHT_SLACK)
     cost = float(np.mean(np.minimum(res**2, TRUNCATE_PX**2)))
-    return LevelFit(level, cost, int(np.sum(np.abs(res) < INLIER_PX)), len(idx), tuple(map(float, pose)), res)
+    inliers = int(np.sum(np.abs(res) < INLIER_PX))
+    return LevelFit(level, cost, inliers, len(idx), tuple(map(float, pose)), res, idx)
 
 
 def fit_height(
@@ -356,3 +409,35 @@ def fit_height(
         float(np.sqrt(np.mean(res[inl] ** 2))) if inl.any() else 99.0,
         len(outer),
     )
+
+
+def ink_spread(img: EdgeImage, cam: Camera, profile: Profile, tiles: list, min_inliers: int = 20) -> float:
+    """How far (mm) the printed band and path reach into the green beyond the profile's widths, from
+    the path edges of the well-seen tiles (``tiles``: objects with row, col, level and placement).
+
+    The path's two edges are 1 mm either side of the tile's middle, where neither the tile's height
+    nor its placement moves them apart: a wider path is ink, not geometry. A spread left unmodelled
+    would shrink every tile's green and read as a lower level."""
+    spreads = []
+    for t in tiles:
+        f = fit_level(img, cam, profile, t.row, t.col, t.level, t.placement[:2], t.placement[2])
+        if f is None or f.inliers < min_inliers:
+            continue
+        path = (f.edges % 8) >= 4
+        if path.sum() < 6:
+            continue
+        c = _board_points(
+            profile, t.row, t.col, np.array(f.pose), np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+        )
+        uv = cam.project(c)
+        ppm = float(np.sqrt(abs(np.cross(uv[1] - uv[0], uv[2] - uv[0]))))
+        spreads.append(-float(np.median(f.residuals[path])) / ppm)
+    return float(np.median(spreads)) if len(spreads) >= 2 else 0.0
+
+
+def with_spread(profile: Profile, spread_mm: float) -> Profile:
+    """The profile with the printed band and path as wide as measured (``spread_mm`` more on each of
+    their green sides)."""
+    t = profile.tile
+    tile = replace(t, band_width=t.band_width + spread_mm, path_width=t.path_width + 2 * spread_mm)
+    return replace(profile, tile=tile)

@@ -33,13 +33,17 @@ from vision.read.tilefit import LevelFit
 log = logging.getLogger(__name__)
 
 BLOCKS = GRID - 1  #: a tile's top-left cell is in 0..6
-MIN_GREEN = 0.12  #: share of a proposal's field samples that must be green
+MIN_GREEN = 0.2  #: share of a proposal's field samples that must be green
+GREEN_SHARE = 0.5  #: ... and at least this share of the greenest level's, on the same block
+MAX_LEVELS_TRIED = 4  #: a block is fitted on at most this many of its greenest levels
 MIN_EDGES = 4  #: edge points (on its lines) a tile needs to be accepted at all
-MAX_COST = 1.0  #: mean truncated squared residual (px^2) of an accepted tile
-MAX_SHIFT_MM = 2.0  #: how far from its block's centre an accepted tile may sit
-MIN_INLIER_SHARE = 0.65  #: of the edges found, the share on the tile's lines
+MAX_COST = 1.6  #: mean truncated squared residual (px^2) of an accepted tile
+MAX_SHIFT_MM = 2.0  #: how far from its block's centre an accepted tile may sit (on the board) ...
+SHIFT_PER_MM = 0.015  #: ... and this much further per mm of height
+MIN_INLIER_SHARE = 0.5  #: of the edges found, the share on the tile's lines
+STRICT_INLIER_SHARE, STRICT_COST = 0.75, 0.8  #: the same for a tile seen by a few edges only
 STRONG_EDGES = 10  #: a tile this well seen is accepted on its edges alone (first pass)
-MIN_UNEXPLAINED = 6  #: a tile seen less must explain this much green no accepted tile explains
+MIN_UNEXPLAINED = 4  #: a tile seen less must explain this much green no accepted tile explains
 
 
 @dataclass
@@ -72,9 +76,9 @@ def field_samples(profile: Profile) -> np.ndarray:
 def green_fractions(img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range) -> np.ndarray:
     """(levels, 7, 7): the share of each block's field samples that are green on each level's plane."""
     local = field_samples(profile)
-    a_star = img.a_star
+    ng = img.not_green
     out = np.zeros((len(levels), BLOCKS, BLOCKS))
-    h, w = a_star.shape
+    h, w = ng.shape
     for li, k in enumerate(levels):
         z = profile.tile_top_z(k)
         pts = []
@@ -85,7 +89,7 @@ def green_fractions(img: tilefit.EdgeImage, cam: Camera, profile: Profile, level
         uv = np.round(cam.project(np.vstack(pts))).astype(int)
         ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
         val = np.zeros(len(uv))
-        val[ok] = a_star[uv[ok, 1], uv[ok, 0]] < tilefit.GREEN_A
+        val[ok] = ng[uv[ok, 1], uv[ok, 0]] <= tilefit.GREEN_MAX
         out[li] = val.reshape(BLOCKS * BLOCKS, len(local)).mean(axis=1).reshape(BLOCKS, BLOCKS)
     return out
 
@@ -139,29 +143,25 @@ def _penalised(f: LevelFit | None) -> float:
 def _placed(f: LevelFit) -> bool:
     """Whether the fitted placement is one a hand makes (spec 2.3: within 1.5 mm and 3 degrees, plus
     what the camera fit leaves): a fit that slid further has latched onto a neighbour's lines."""
-    return (
-        abs(f.pose[1]) <= MAX_SHIFT_MM
-        and abs(f.pose[2]) <= MAX_SHIFT_MM
-        and abs(np.degrees(f.pose[3])) <= 4.5
-    )
+    reach = MAX_SHIFT_MM + SHIFT_PER_MM * f.pose[0]  # the camera's errors grow with the height
+    return abs(f.pose[1]) <= reach and abs(f.pose[2]) <= reach and abs(np.degrees(f.pose[3])) <= 4.5
 
 
-def _best(fits: dict[int, LevelFit | None], min_inliers: int) -> tuple[int, LevelFit] | None:
-    ok = {k: f for k, f in fits.items() if f is not None and _plausible(f, min_inliers)}
+def _best(
+    fits: dict[int, LevelFit | None], min_inliers: int, strict: bool = False
+) -> tuple[int, LevelFit] | None:
+    ok = {k: f for k, f in fits.items() if f is not None and _plausible(f, min_inliers, strict)}
     if not ok:
         return None
     k = min(ok, key=lambda k: _penalised(ok[k]))
     return k, ok[k]
 
 
-def _plausible(f: LevelFit, min_inliers: int) -> bool:
-    """Enough of the edges found sit on the tile's lines, and the placement is a hand's."""
-    return (
-        f.inliers >= min_inliers
-        and f.inliers >= MIN_INLIER_SHARE * f.found
-        and f.cost <= MAX_COST
-        and _placed(f)
-    )
+def _plausible(f: LevelFit, min_inliers: int, strict: bool = False) -> bool:
+    """Enough of the edges found sit on the tile's lines, and the placement is a hand's; ``strict``
+    (a tile seen by few edges) asks for a cleaner fit."""
+    share, cost = (STRICT_INLIER_SHARE, STRICT_COST) if strict else (MIN_INLIER_SHARE, MAX_COST)
+    return f.inliers >= min_inliers and f.inliers >= share * f.found and f.cost <= cost and _placed(f)
 
 
 def unexplained_green(
@@ -183,7 +183,7 @@ def unexplained_green(
     h, w = img.shape
     ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
     uv = uv[ok]
-    green = img.a_star[uv[:, 1], uv[:, 0]] < tilefit.GREEN_A
+    green = img.not_green[uv[:, 1], uv[:, 0]] <= tilefit.GREEN_MAX
     return int(np.sum(green & (explained[uv[:, 1], uv[:, 0]] == 0)))
 
 
@@ -224,12 +224,29 @@ def solve(
     fits: dict[tuple[int, int], dict[int, LevelFit | None]] = {}
     for r in range(BLOCKS):
         for c in range(BLOCKS):
-            ks = [k for li, k in enumerate(levels) if green[li, r, c] >= MIN_GREEN]
+            # the levels where the block's fields look greenest (the tile's own level is among the
+            # three greenest and within 60 % of the greenest in all but a few hundredths of cases)
+            col = green[:, r, c]
+            order = np.argsort(-col)[:MAX_LEVELS_TRIED]
+            ks = [levels[i] for i in order if col[i] >= max(MIN_GREEN, GREEN_SHARE * col.max())]
             if ks:
                 fits[(r, c)] = {k: tilefit.fit_level(img, cam, profile, r, c, k) for k in ks}
     found: list[TileFind] = []
     explained = np.zeros(img.shape, np.uint8)  #: the top faces of accepted tiles
+    stale: set[tuple[int, int, int]] = set()  #: fits made before a tile now accepted could change them
+
+    def refresh(r: int, c: int) -> bool:
+        """Fit again the levels of block (r, c) that accepted tiles may have changed; whether any."""
+        todo = [k for k in fits[(r, c)] if (r, c, k) in stale]
+        for k in todo:
+            mask = (lines | covered[k]).astype(bool)
+            fits[(r, c)][k] = tilefit.fit_level(img, cam, profile, r, c, k, hidden=mask)
+            stale.discard((r, c, k))
+        return bool(todo)
+
     while True:
+        # greedy, lazily: a fit only gets worse when tiles are accepted (it loses edges), so a stale
+        # fit is fitted again only when it would be chosen
         best = None
         for (r, c), per_level in fits.items():
             b = _best(per_level, STRONG_EDGES)
@@ -239,14 +256,32 @@ def solve(
             key = (1, f.inliers, -f.cost)
             if best is None or key > best[0]:
                 best = (key, (r, c), k, f)
+        if best is None and stale:
+            # hiding what accepted tiles cover can also make a fit better (edges of the tile above
+            # no longer pull it): fit again everything that changed before going on
+            for r, c, _ in list(stale):
+                if (r, c) in fits:
+                    refresh(r, c)
+            stale.clear()
+            continue
         if best is None:
             # the second pass: tiles mostly hidden, accepted for the green they alone explain
             for (r, c), per_level in fits.items():
-                b = _best(per_level, MIN_EDGES)
+                b = _best(per_level, MIN_EDGES, strict=True)
                 if b is None:
                     continue
                 k, f = b
                 n = unexplained_green(img, cam, profile, r, c, k, explained)
+                log.debug(
+                    "  second pass %s level %d: %d unexplained, %d on lines of %d, cost %.2f, stale %s",
+                    (r, c),
+                    k,
+                    n,
+                    f.inliers,
+                    f.found,
+                    f.cost,
+                    (r, c, k) in stale,
+                )
                 # a tile seen by one field can be mistaken for its neighbour shifted by the band's width
                 # (3 mm): the smaller shift from its block is the right one
                 key = (0, f.inliers, -float(np.hypot(f.pose[1], f.pose[2])))
@@ -255,6 +290,8 @@ def solve(
         if best is None:
             break
         _, (r, c), k, f = best
+        if refresh(r, c):
+            continue
         log.debug(
             "tile %s level %d: %d edges, %d on its lines, cost %.2f", (r, c), k, f.found, f.inliers, f.cost
         )
@@ -262,7 +299,11 @@ def solve(
         found.append(
             TileFind(r, c, k, f.cost, {j: _penalised(g) for j, g in fits[(r, c)].items()}, f.found, placement)
         )
-        del fits[(r, c)]
+        # a tile two or more levels below, on the same block, is hidden from above but may be seen in the
+        # photo past this one's sides: it stays a candidate, so its green is not taken for a neighbour's
+        fits[(r, c)] = {j: g for j, g in fits[(r, c)].items() if j <= k - 2}
+        if not fits[(r, c)]:
+            del fits[(r, c)]
         # the edges the new tile explains are no one else's; what it covers is hidden from the levels below
         new_lines = owned_lines(cam, profile, r, c, k, placement, lines.shape)
         lines |= new_lines
@@ -287,8 +328,7 @@ def solve(
                 x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - 8, 0)
                 x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 8
                 if change[y0:y1, x0:x1].any():
-                    mask = (lines | covered[k2]).astype(bool)
-                    per_level[k2] = tilefit.fit_level(img, cam, profile, r2, c2, k2, hidden=mask)
+                    stale.add((r2, c2, k2))
     return found
 
 

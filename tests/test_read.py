@@ -1,0 +1,242 @@
+"""The photo reader, stage by stage, on photos rendered here with known truth, and on bad files."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from scoring.garden import Garden, Tile
+from scoring.generate import generate_garden
+from vision.camera import Camera
+from vision.profile import REFERENCE
+from vision.read import ImageTooLargeError, NoBoardError, UnreadableImageError, load_photo, read_photo
+from vision.read import board as board_stage
+from vision.read import evaluate
+from vision.read.load import decode_photo
+from vision.render.encode import encode_photo
+from vision.render.photo import render_photo, save_photo
+
+#: plain looks: these tests check the stages, the evaluation measures the whole range of looks
+PLAIN = dict(size=(1600, 1200), optics={"k2": 0.0, "principal_offset": (0.0, 0.0)})
+
+
+def _tall_garden() -> Garden:
+    """A garden with a tile on level 5 (the spec's highest), from the generator."""
+    for seed in range(200):
+        g = generate_garden(seed, n_tiles=12, max_level=5)
+        if g.max_level == 5:
+            return g
+    raise AssertionError("the generator made no 5-level garden in 200 seeds")
+
+
+@pytest.fixture(scope="module")
+def tall(tmp_path_factory) -> tuple[Path, dict]:
+    photo = render_photo(_tall_garden(), 20_001, tilt_deg=14.0, **PLAIN)
+    path = save_photo(photo, tmp_path_factory.mktemp("read") / "tall.png")
+    return path, photo.truth
+
+
+def _corners(truth: dict) -> np.ndarray:
+    c = truth["camera"]["board_corners_px"]
+    return np.array([c[k] for k in ("top_left", "top_right", "bottom_right", "bottom_left")])
+
+
+# ------------------------------------------------------------------------------------------ load
+
+
+def _chart() -> np.ndarray:
+    img = np.full((480, 640, 3), 200, np.uint8)
+    img[20:120, 30:200] = (0, 0, 255)  # a red block at the top left tells any turn apart
+    return img
+
+
+@pytest.mark.parametrize("fmt", ["jpeg", "png", "webp", "heic"])
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+def test_every_format_loads_upright(fmt, orientation):
+    img = _chart()
+    data = encode_photo(img, fmt, 92, orientation if fmt in ("jpeg", "heic") else 1)
+    photo = decode_photo(data)
+    assert photo.image.shape == img.shape
+    assert np.abs(photo.image.astype(int) - img).mean() < 8
+    assert photo.format == fmt
+
+
+def test_large_jpeg_is_decoded_reduced_and_scaled():
+    img = np.full((3024, 4032, 3), 150, np.uint8)
+    photo = decode_photo(encode_photo(img, "jpeg", 85))
+    assert max(photo.image.shape) <= 2100 and photo.original_size == (4032, 3024)
+    assert photo.scale == pytest.approx(photo.image.shape[1] / 4032)
+
+
+def test_exif_focal_length_is_kept():
+    exif = Image.Exif()
+    exif.get_ifd(0x8769)[0xA405] = 26  # FocalLengthIn35mmFilm
+    buf = io.BytesIO()
+    Image.fromarray(_chart()).save(buf, format="JPEG", exif=exif.tobytes())
+    photo = decode_photo(buf.getvalue())
+    assert photo.focal_35mm == 26
+    assert photo.focal_px == pytest.approx(26 / 36 * 640)
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG that claims a size (its pixels are missing): enough for a decoder to learn the size."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (b"", UnreadableImageError),
+        (b"this is not a photo\n", UnreadableImageError),
+        (encode_photo(_chart(), "jpeg", 90)[:600], UnreadableImageError),
+        (_png_header(20_000, 20_000), ImageTooLargeError),
+        (_png_header(100, 80), UnreadableImageError),
+    ],
+    ids=["empty", "text", "truncated-jpeg", "pixel-bomb", "tiny"],
+)
+def test_bad_files_are_refused_in_one_line(data, error, tmp_path):
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(data)
+    with pytest.raises(error) as e:
+        load_photo(path)
+    assert "\n" not in str(e.value) and "photo.jpg" in str(e.value)
+
+
+def test_a_gif_is_not_a_supported_format():
+    buf = io.BytesIO()
+    Image.fromarray(_chart()).save(buf, format="GIF")
+    with pytest.raises(UnreadableImageError, match="not supported"):
+        decode_photo(buf.getvalue())
+
+
+# ----------------------------------------------------------------------------- board and camera
+
+
+def test_board_corners_within_two_pixels(tall):
+    path, truth = tall
+    photo = load_photo(path)
+    fit = board_stage.find_board(photo.image, REFERENCE)
+    found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
+    assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 2.0
+
+
+def test_camera_focal_length_and_height(tall):
+    path, truth = tall
+    reading = read_photo(path)
+    want = Camera.from_dict(truth["camera"])
+    assert reading.camera.fx == pytest.approx(want.fx, rel=0.04)
+    assert reading.camera.position[2] == pytest.approx(want.position[2], rel=0.05)
+
+
+def test_board_turned_half_round_is_read_the_right_way_round(tmp_path):
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=0, col=0, level=1, flower="pink"), Tile(row=5, col=5, level=1, flower="yellow")])
+    photo = render_photo(garden, 20_002, roll_deg=180.0, tilt_deg=8.0, **PLAIN)
+    path = save_photo(photo, tmp_path / "turned.png")
+    reading = read_photo(path)
+    assert np.max(np.linalg.norm(reading.board_corners_px - _corners(photo.truth), axis=1)) < 2.0
+    assert {(t.row, t.col, t.level, t.flower) for t in reading.garden.tiles} == {
+        (0, 0, 1, "pink"), (5, 5, 1, "yellow")}
+    assert reading.garden.board_flower == "blue"
+
+
+def test_a_photo_without_a_board_says_so(tall, tmp_path):
+    path, truth = tall
+    img = np.asarray(Image.open(path).convert("RGB"))
+    corners = _corners(truth)
+    x1 = int(corners[:, 0].min()) - 40  # the table left of the board
+    empty = tmp_path / "table.png"
+    Image.fromarray(np.ascontiguousarray(img[:, : max(x1, 400)])).save(empty)
+    with pytest.raises(NoBoardError, match="no Babylon player board"):
+        read_photo(empty)
+    grey = tmp_path / "grey.png"
+    Image.fromarray(np.full((600, 800, 3), 128, np.uint8)).save(grey)
+    with pytest.raises(NoBoardError):
+        read_photo(grey)
+
+
+def test_a_close_up_of_one_tile_is_no_board(tall, tmp_path):
+    path, truth = tall
+    tile = truth["pieces"]["tiles"][0]["corners_px"]
+    c = np.mean(tile, axis=0).astype(int)
+    img = np.asarray(Image.open(path).convert("RGB"))
+    crop = img[max(c[1] - 110, 0): c[1] + 110, max(c[0] - 110, 0): c[0] + 110]
+    big = Image.fromarray(np.ascontiguousarray(crop)).resize((900, 900))
+    close = tmp_path / "close.png"
+    big.save(close)
+    with pytest.raises(NoBoardError):
+        read_photo(close)
+
+
+# ------------------------------------------------------------------------------- tiles and levels
+
+
+def test_levels_of_a_tall_stack(tall):
+    path, truth = tall
+    reading = read_photo(path)
+    want = evaluate.visible_tiles(Garden.model_validate(truth["garden"]))
+    got = evaluate.visible_tiles(reading.garden)
+    assert got == want
+    assert reading.garden.max_level == 5
+    assert all(t.level in t.level_scores for t in reading.tiles)
+
+
+def test_debug_pictures_are_written(tall, tmp_path):
+    path, _ = tall
+    read_photo(path, debug_dir=tmp_path / "debug")
+    names = sorted(p.name for p in (tmp_path / "debug").iterdir())
+    assert names == ["1-board.jpg", "2-levels.jpg", "3-tiles.jpg"]
+    assert all(Image.open(tmp_path / "debug" / n).size[0] > 300 for n in names)
+
+
+# ------------------------------------------------------------------------------------ evaluation
+
+
+def test_compare_counts_what_differs():
+    truth = Garden(format="babylon-garden/1", tiles=[
+        Tile(row=0, col=0, level=1, flower="pink"), Tile(row=0, col=2, level=2, flower="blue"),
+        Tile(row=4, col=4, level=1, flower="white")])
+    read = Garden(format="babylon-garden/1", tiles=[
+        Tile(row=0, col=0, level=1, flower="pink"), Tile(row=0, col=2, level=1, flower="blue"),
+        Tile(row=6, col=6, level=1, flower="white")])
+    r = evaluate.compare("x", read, truth)
+    assert (r.tiles_true, r.tiles_read, r.tiles_matched, r.levels_right, r.flowers_right) == (3, 3, 2, 1, 2)
+    assert not r.structure_right and not r.highest_right
+    s = evaluate.summarize([r])
+    assert s["tile_precision"] == pytest.approx(2 / 3, abs=1e-3) and s["level_accuracy"] == 0.5
+
+
+def test_read_and_eval_commands(tall, tmp_path):
+    from typer.testing import CliRunner
+
+    from service.cli import app
+
+    path, truth = tall
+    runner = CliRunner()
+    res = runner.invoke(app, ["read", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert set(out) == {"garden", "confidence", "warnings"} and out["garden"]["format"] == "babylon-garden/1"
+    bad = tmp_path / "bad.jpg"
+    bad.write_text("no")
+    res = runner.invoke(app, ["read", str(bad)])
+    assert res.exit_code == 2 and "error" in res.output
+    folder = tmp_path / "set"
+    folder.mkdir()
+    (folder / "a.png").write_bytes(path.read_bytes())
+    (folder / "a.json").write_text(json.dumps(truth))
+    res = runner.invoke(app, ["eval", str(folder), "--report", str(tmp_path / "r.json")])
+    assert res.exit_code == 0, res.output
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["summary"]["photos"] == 1 and report["summary"]["board_found"] == 1.0
