@@ -82,6 +82,11 @@ class BoardFit:
 # ------------------------------------------------------------------------------------ geometry
 
 
+def cross2(a: np.ndarray, b: np.ndarray) -> float:
+    """The z component of the cross product of two 2-D vectors."""
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
 def apply_h(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
     """Apply a homography to (N, 2) points."""
     xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
@@ -112,7 +117,7 @@ def orientation_sign(H: np.ndarray, at: tuple[float, float]) -> float:
     x, y = at
     e = 1.0
     p = apply_h(H, np.array([[x, y], [x + e, y], [x, y + e]]))
-    return float(np.sign(np.cross(p[1] - p[0], p[2] - p[0])))
+    return float(np.sign(cross2(p[1] - p[0], p[2] - p[0])))
 
 
 # ------------------------------------------------------------------------------------- stage 2a

@@ -20,6 +20,7 @@ from scipy.ndimage import maximum_filter1d, minimum_filter1d
 
 from vision.camera import Camera
 from vision.profile import Profile
+from vision.read.board import cross2
 
 SEARCH_MM = 3.5  #: how far across a line its edge is searched for
 STEP_MM = 0.2
@@ -430,7 +431,7 @@ def ink_spread(img: EdgeImage, cam: Camera, profile: Profile, tiles: list, min_i
             profile, t.row, t.col, np.array(f.pose), np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
         )
         uv = cam.project(c)
-        ppm = float(np.sqrt(abs(np.cross(uv[1] - uv[0], uv[2] - uv[0]))))
+        ppm = float(np.sqrt(abs(cross2(uv[1] - uv[0], uv[2] - uv[0]))))
         spreads.append(-float(np.median(f.residuals[path])) / ppm)
     return float(np.median(spreads)) if len(spreads) >= 2 else 0.0
 
