@@ -559,7 +559,7 @@ REF_OF = {"stone": "grey", "clear": "plaque", "nocyan": "plaque"}
 #: brightness of a part's pixels over its colour's lit brightness on that tile (:func:`local_light`):
 #: the icon's ink is far darker than a bronze statue in the same light, white far brighter than grey
 REL_LUM: dict[str, tuple[float, float]] = {
-    "bronze": (0.11, 3.0),
+    "bronze": (0.16, 3.0),
     "clear": (0.0, math.inf),
     "nocyan": (0.0, math.inf),
     "terracotta": (0.15, 3.0),
