@@ -18,9 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from scoring.facts import DECORATION_KINDS
 from scoring.garden import Garden, garden_from_dict
 from scoring.score import CATEGORIES, score_garden
 from scoring.visibility import top_levels
+from vision.read.pieces_eval import evaluate_decorations
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")
 
@@ -41,6 +43,7 @@ class PhotoResult:
     total_true: int = 0
     total_read: int | None = None
     categories_right: bool = False
+    pieces: dict[str, dict[str, int]] = field(default_factory=dict)  #: kind -> {tp, fp, fn}
     seconds: float = 0.0
     peak_mb: float = 0.0  #: the process's peak resident memory after this photo
     problems: list[str] = field(default_factory=list)
@@ -92,6 +95,11 @@ def compare(name: str, read: Garden, truth: Garden) -> PhotoResult:
             res.problems.append(f"missed tile {block} (level {lv})")
     res.highest_right = read.max_level == truth.max_level
     res.structure_right = top_tiles(read) == top_tiles(truth)
+    counts = evaluate_decorations(read.decorations, truth)
+    res.pieces = {k: {"tp": counts.tp[k], "fp": counts.fp[k], "fn": counts.fn[k]} for k in DECORATION_KINDS}
+    for k, c in res.pieces.items():
+        if c["fp"] or c["fn"]:
+            res.problems.append(f"{k}: {c['fp']} read wrongly, {c['fn']} missed")
     s_read, s_true = score_garden(read), score_garden(truth)
     res.total_true, res.total_read = s_true.total, s_read.total
     res.categories_right = all(getattr(s_read, k) == getattr(s_true, k) for k in CATEGORIES)
@@ -160,6 +168,17 @@ def summarize(results: list[PhotoResult]) -> dict[str, Any]:
         return round(a / b, 4) if b else None
 
     secs = [r.seconds for r in results]
+    pieces: dict[str, Any] = {}
+    for k in DECORATION_KINDS:
+        hit = sum(r.pieces.get(k, {}).get("tp", 0) for r in found)
+        wrong = sum(r.pieces.get(k, {}).get("fp", 0) for r in found)
+        missed = sum(r.pieces.get(k, {}).get("fn", 0) for r in results)
+        pieces[f"{k}_precision"] = share(hit, hit + wrong)
+        pieces[f"{k}_recall"] = share(hit, hit + missed)
+    belvedere_exact = sum(
+        not r.pieces.get("belvedere", {}).get("fp", 0) and not r.pieces.get("belvedere", {}).get("fn", 0)
+        for r in found
+    )
     return {
         "photos": n,
         "board_found": share(len(found), n),
@@ -176,6 +195,8 @@ def summarize(results: list[PhotoResult]) -> dict[str, Any]:
         )
         if found
         else None,
+        **pieces,
+        "belvedere_accuracy": share(belvedere_exact, n),
         "seconds_median": round(float(np.median(secs)), 3) if secs else None,
         "peak_mb_max": round(max((r.peak_mb for r in results), default=0.0), 1),
     }

@@ -8,14 +8,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scoring.garden import FORMAT, Garden, Tile
+from scoring.garden import Tile
 from scoring.visibility import top_levels
 from vision.camera import Camera
 from vision.profile import Profile
 from vision.read import board as board_stage
 from vision.read import flowers, pose, tilefit, tiles, views
+from vision.read.assemble import PieceChoice, TileChoice, self_correct
 from vision.read.load import Photo
-from vision.read.reading import Reading, ReadWarning, TileReading
+from vision.read.pieces import read_pieces
+from vision.read.reading import DecorationReading, Reading, ReadWarning, TileReading
 
 LEVELS = range(1, 7)  #: the planes swept (the spec's gardens reach level 5)
 CAMERA_ROUNDS = 2  #: rounds of refining the camera on the tiles and reading them again
@@ -52,29 +54,47 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
         f.flower, f.flower_scores = flowers.classify(px, profile)
         tiles.hide(hidden, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
     lap("flowers")
-    garden_tiles = [Tile(row=f.row, col=f.col, level=f.level, flower=f.flower or "white") for f in finds]
-    garden = Garden(format=FORMAT, board_flower=board_flower or None, tiles=garden_tiles, decorations=[])
+    pieces = read_pieces(img, cam, finds, profile, gain)
+    lap("pieces")
+    choices = [
+        TileChoice(
+            Tile(
+                row=f.row,
+                col=f.col,
+                level=f.level,
+                flower=f.flower or "white",
+                symbols=pieces.garden_symbols((f.row, f.col, f.level)),
+            ),
+            f.level_costs,
+        )
+        for f in finds
+    ]
+    piece_choices = [PieceChoice(d.to_decoration(), d.confidence) for d in pieces.finds]
+    garden, warnings, doubts = self_correct(board_flower or None, choices, piece_choices)
+    lap("rules")
     top = top_levels(garden)
     full = cam.with_size(*photo.original_size)
+    scale = full.width / cam.width
     readings = []
-    warnings: list[ReadWarning] = []
+    kept = {(t.row, t.col): t.level for t in garden.tiles}
     for f in finds:
-        corners = tiles.tile_polygon(full, profile, f.row, f.col, f.level, f.placement)[:4]
-        cells = tuple((r, c) for r in (f.row, f.row + 1) for c in (f.col, f.col + 1) if top[r][c] == f.level)
-        others = [v for k, v in f.level_costs.items() if k != f.level]
-        margin = min(others, default=9.0) - f.level_costs.get(f.level, f.cost)
+        level = kept.get((f.row, f.col), f.level)
+        corners = tiles.tile_polygon(full, profile, f.row, f.col, level, f.placement)[:4]
+        cells = tuple((r, c) for r, c in f.cells if top[r][c] == level)
+        others = [v for k, v in f.level_costs.items() if k != level]
+        margin = min(others, default=9.0) - f.level_costs.get(level, f.cost)
         conf = float(np.clip(margin / 0.5, 0.0, 1.0)) * max(f.flower_scores.get(f.flower, 0.0), 0.3)
-        if margin < 0.15:
+        if margin < 0.15 and cells:
             warnings.append(
                 ReadWarning(
-                    "level-doubt", f"tile at row {f.row}, col {f.col}: level {f.level} is uncertain", cells
+                    "level-doubt", f"tile at row {f.row}, col {f.col}: level {level} is uncertain", cells
                 )
             )
         readings.append(
             TileReading(
                 f.row,
                 f.col,
-                f.level,
+                level,
                 f.flower,
                 conf,
                 corners,
@@ -83,19 +103,33 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
                 dict(f.flower_scores),
             )
         )
+    shown = {(d.kind, tuple(map(tuple, d.cells))) for d in garden.decorations}
+    decorations = [
+        DecorationReading(
+            d.kind,
+            tuple(map(tuple, d.cells)),
+            tuple(d.levels),
+            d.confidence,
+            (d.centre_px[0] * scale, d.centre_px[1] * scale),
+        )
+        for d in pieces.finds
+        if (d.kind, tuple(map(tuple, d.cells))) in shown
+    ]
     lap("assemble")
-    confidence = float(np.prod([max(r.confidence, 0.05) for r in readings]) ** (1 / max(len(readings), 1)))
+    parts = [max(r.confidence, 0.05) for r in readings] + [max(d.confidence, 0.05) for d in decorations]
+    confidence = float(np.prod(parts) ** (1 / max(len(parts), 1))) * 0.85**doubts
     corners_px = full.project(np.column_stack([profile.board.corners[:, :2], np.zeros(4)]))
     reading = Reading(
-        garden,
-        confidence,
-        warnings,
-        full,
-        corners_px,
-        readings,
-        photo.original_size,
-        t,
-        {"board": fit, "focal": focal, "camera": cam, "gain": gain},
+        garden=garden,
+        confidence=confidence,
+        warnings=warnings,
+        camera=full,
+        board_corners_px=corners_px,
+        tiles=readings,
+        image_size=photo.original_size,
+        decorations=decorations,
+        timings=t,
+        debug={"board": fit, "focal": focal, "camera": cam, "gain": gain, "pieces": pieces},
     )
     if debug_dir is not None:
         from vision.read.debug import save_debug

@@ -15,7 +15,7 @@ from vision.profile import REFERENCE, Profile
 from vision.read.board import NoBoardError
 from vision.read.load import Photo, load_photo
 
-__all__ = ["NoBoardError", "ReadWarning", "Reading", "TileReading", "read_photo"]
+__all__ = ["DecorationReading", "NoBoardError", "ReadWarning", "Reading", "TileReading", "read_photo"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,17 @@ class TileReading:
     flower_scores: dict[str, float] = field(default_factory=dict)  #: evidence per flower
 
 
+@dataclass(frozen=True)
+class DecorationReading:
+    """One decoration read on the garden."""
+
+    kind: str
+    cells: tuple[tuple[int, int], ...]
+    levels: tuple[int, ...]  #: the level at each cell
+    confidence: float
+    centre_px: tuple[float, float]  #: in the photo's pixels (full size, upright)
+
+
 @dataclass
 class Reading:
     """What the reader made of one photo."""
@@ -58,6 +69,7 @@ class Reading:
     )  #: (4, 2) outer board corners: top-left, top-right, bottom-right, bottom-left
     tiles: list[TileReading]
     image_size: tuple[int, int]  #: (width, height) of the upright photo
+    decorations: list[DecorationReading] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     debug: dict[str, Any] = field(default_factory=dict)
 

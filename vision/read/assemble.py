@@ -1,0 +1,156 @@
+"""The last stage: what was read becomes a ``babylon-garden/1`` garden, checked against the rules.
+
+A reading is never silently illegal. ``scoring.check`` is run on it; where it finds an error the
+reader can be wrong about (a piece off its tile, a piece of the wrong shape, two pieces on one field,
+a tile on a level its neighbours contradict), the next most likely readings of the elements involved
+are tried (without the doubtful piece, the tile on its second-best level), and the one with the
+fewest errors is kept. What stays wrong is reported as a warning with its cells, and each doubt
+lowers the confidence.
+
+Errors that only say that tiles must be hidden under others (a tile on level 3 with no level-2 tile
+in sight: ``level-gap``, ``unsupported``, ``missing-belvedere``) are not the reader's to correct: the
+score only depends on what is seen, and the hidden tiles are left out of the reading on purpose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scoring.garden import FORMAT, Decoration, Garden, Tile
+from scoring.rules import Finding, check
+from vision.read.reading import ReadWarning
+
+#: rules whose errors a wrong reading can cause and another reading can mend
+CORRECTABLE = {
+    "tile-overlap",
+    "full-overlap",
+    "off-tile",
+    "fountain-geometry",
+    "bridge-geometry",
+    "stairs-geometry",
+    "field-occupied",
+    "extra-belvedere",
+    "stairs-blocked",
+    "statue-line",
+}
+#: rules that only say some tiles are hidden (never corrected, never a doubt on what is seen)
+HIDDEN_TILES = {"level-gap", "unsupported", "missing-belvedere"}
+MAX_EDITS = 6
+LEVEL_MARGIN = 0.6  #: a tile's second-best level is tried when it fits within this of the best
+
+
+@dataclass(frozen=True)
+class TileChoice:
+    """A tile read, with what the self-correction may try instead."""
+
+    tile: Tile
+    level_costs: dict[int, float]  #: fit cost (lower is better) of each level tried
+
+
+@dataclass(frozen=True)
+class PieceChoice:
+    decoration: Decoration
+    confidence: float
+
+
+def garden_of(board_flower: str | None, tiles: Sequence[Tile], pieces: Sequence[Decoration]) -> Garden:
+    return Garden(format=FORMAT, board_flower=board_flower, tiles=list(tiles), decorations=list(pieces))
+
+
+def errors(garden: Garden) -> list[Finding]:
+    return [f for f in check(garden) if f.severity == "error" and f.rule in CORRECTABLE]
+
+
+def _touches(finding: Finding, cells: Sequence[tuple[int, int]]) -> bool:
+    return bool(set(map(tuple, finding.cells)) & set(map(tuple, cells)))
+
+
+def self_correct(
+    board_flower: str | None, tiles: list[TileChoice], pieces: list[PieceChoice]
+) -> tuple[Garden, list[ReadWarning], int]:
+    """The garden with the fewest correctable errors within a few edits of the reading; the warnings
+    (corrections made, errors left, tiles implied hidden) and how many doubts remain."""
+    tile_list = [t.tile for t in tiles]
+    piece_list = list(pieces)
+    warnings: list[ReadWarning] = []
+    doubts = 0
+    garden = garden_of(board_flower, tile_list, [p.decoration for p in piece_list])
+    errs = errors(garden)
+    for _ in range(MAX_EDITS):
+        if not errs:
+            break
+        tries = []
+        for i, p in enumerate(piece_list):  # without a doubtful piece
+            if any(_touches(e, p.decoration.cells) for e in errs):
+                rest = piece_list[:i] + piece_list[i + 1 :]
+                g = garden_of(board_flower, tile_list, [q.decoration for q in rest])
+                tries.append((len(errors(g)), p.confidence, "piece", i, g, rest, tile_list))
+        for i, tc in enumerate(tiles):  # a tile on its second-best level
+            t = tile_list[i]
+            if not any(_touches(e, t.cells) for e in errs):
+                continue
+            best = tc.level_costs.get(t.level, 0.0)
+            for lv, cost in tc.level_costs.items():
+                if lv != t.level and cost - best <= LEVEL_MARGIN:
+                    alt = [*tile_list[:i], t.model_copy(update={"level": lv}), *tile_list[i + 1 :]]
+                    moved = [_move(p, t, lv) for p in piece_list]
+                    g = garden_of(board_flower, alt, [q.decoration for q in moved])
+                    tries.append((len(errors(g)), cost - best, "level", i, g, moved, alt))
+        if not tries:
+            break
+        n, _, what, i, g, piece_list_new, tile_list_new = min(tries, key=lambda x: (x[0], x[1]))
+        if n >= len(errs):
+            break
+        if what == "piece":
+            d = piece_list[i].decoration
+            warnings.append(
+                ReadWarning(
+                    "removed",
+                    f"{d.kind} on {_cells(d.cells)} left out: it broke the rules",
+                    tuple(map(tuple, d.cells)),
+                )
+            )
+        else:
+            t = tile_list[i]
+            lv = tile_list_new[i].level
+            warnings.append(
+                ReadWarning(
+                    "level-corrected",
+                    f"tile at row {t.row}, col {t.col} read on level {lv}, "
+                    f"not {t.level}: the rules allow only that",
+                    t.cells,
+                )
+            )
+        doubts += 1
+        garden, piece_list, tile_list, errs = g, piece_list_new, tile_list_new, errors(g)
+    for e in errs:
+        warnings.append(ReadWarning("illegal", f"{e.rule}: {e.message}", tuple(map(tuple, e.cells))))
+        doubts += 1
+    hidden = [f for f in check(garden) if f.rule in HIDDEN_TILES]
+    if hidden:
+        cells = tuple(sorted({tuple(c) for f in hidden for c in f.cells}))
+        warnings.append(
+            ReadWarning(
+                "hidden-tiles",
+                "some tiles stand on tiles hidden under others (not read: they do not score)",
+                cells,
+            )
+        )
+    return garden, warnings, doubts
+
+
+def _move(p: PieceChoice, tile: Tile, level: int) -> PieceChoice:
+    """A piece standing on ``tile`` moves with it to ``level``."""
+    d = p.decoration
+    lv = d.cell_levels
+    if not any(tile.covers(c) and l_ == tile.level for c, l_ in lv):
+        return p
+    if d.levels:
+        levels = tuple(level if tile.covers(c) and l_ == tile.level else l_ for c, l_ in lv)
+        return PieceChoice(d.model_copy(update={"levels": levels}), p.confidence)
+    return PieceChoice(d.model_copy(update={"level": level}), p.confidence)
+
+
+def _cells(cells: Sequence[Sequence[int]]) -> str:
+    return ", ".join(f"({r}, {c})" for r, c in cells)
