@@ -380,6 +380,76 @@ def read_cmd(
         out.print(f"debug pictures: {debug}", highlight=False)
 
 
+def _write_overlay(path: Path, photo, reading) -> None:  # photo: vision.read.load.Photo
+    import cv2
+
+    from scoring.files import atomic_write
+    from vision.read.overlay import draw_overlay
+
+    fmt = path.suffix.lower() if path.suffix.lower() in (".png", ".jpg", ".jpeg", ".webp") else ".png"
+    ok, buf = cv2.imencode(fmt, draw_overlay(photo.image, reading))
+    if not ok:
+        raise fail(f"{path}: the overlay could not be encoded")
+    try:
+        atomic_write(path, buf.tobytes())
+    except OSError as e:
+        raise fail(f"{path}: cannot write the overlay ({e.strerror or e})") from None
+
+
+@app.command("score")
+def score_cmd(
+    photos: Annotated[list[Path], typer.Argument(help="photos of finished gardens (one per player)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON (spec 4.3 for one photo)")] = False,
+    overlay: Annotated[Path | None, typer.Option(
+        "--overlay", help="draw what was read over the photo into this PNG (a folder for several)")] = None,
+) -> None:
+    """Score photos: read each garden from its photo, then the score card, the warnings and, for
+    several photos, the ranking (tie: fewer visible holes)."""
+    from vision.read import PhotoError, load_photo, read_photo
+
+    results = []
+    for p in photos:
+        try:
+            photo = load_photo(p)
+            reading = read_photo(photo)
+        except PhotoError as e:
+            raise fail(str(e)) from None
+        results.append((p, photo, reading, score_garden(reading.garden)))
+        if overlay is not None:
+            target = overlay if len(photos) == 1 else overlay / f"{p.stem}.png"
+            if len(photos) > 1:
+                overlay.mkdir(parents=True, exist_ok=True)
+            _write_overlay(target, photo, reading)
+    if as_json:
+        def entry(reading, s: Score) -> dict:
+            d = reading.to_dict()
+            return {"score": s.to_dict(), "garden": d["garden"], "warnings": d["warnings"],
+                    "confidence": d["confidence"]}
+
+        if len(results) == 1:
+            print(json.dumps(entry(results[0][2], results[0][3]), indent=2))
+        else:
+            by_name = {str(p): (r, s) for p, _, r, s in results}
+            standings = rank([(str(p), s) for p, _, _, s in results])
+            print(json.dumps({"ranking": [
+                {"place": st.place, "file": st.name, **entry(*by_name[st.name])} for st in standings
+            ]}, indent=2))
+        return
+    names = [p.stem for p, _, _, _ in results]
+    out.print(_score_card(names, [s for _, _, _, s in results]))
+    for name, (_, _, reading, _) in zip(names, results, strict=True):
+        out.print(f"{name}: confidence {reading.confidence:.2f}", highlight=False)
+        for w in reading.warnings:
+            out.print(f"  [yellow]warning:[/] {w.message}", highlight=False)
+    if len(results) > 1:
+        out.print("[bold]Ranking[/] (most points; tie: fewer visible holes)")
+        for st in rank([(n, s) for n, (_, _, _, s) in zip(names, results, strict=True)]):
+            out.print(f"  {st.place}. {st.name}: {st.score.total} points, "
+                      f"{st.score.tiebreak_visible_holes} visible holes", highlight=False)
+    if overlay is not None:
+        out.print(f"overlay: {overlay}", highlight=False)
+
+
 @app.command("eval")
 def eval_cmd(
     folder: Annotated[Path, typer.Argument(help="photos with their truth JSON beside them")],

@@ -49,6 +49,7 @@ class Photo:
     format: str  #: "jpeg" | "png" | "webp" | "heic"
     orientation: int  #: the EXIF orientation that was applied (1 = none)
     focal_35mm: float | None = None  #: EXIF FocalLengthIn35mmFilm, when present
+    name: str = "photo"  #: the file's name, for messages
 
     @property
     def focal_px(self) -> float | None:
@@ -156,4 +157,4 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
         )
         scale *= f
     scale = bgr.shape[1] / w
-    return Photo(bgr, (w, h), scale, fmt, orientation if orientation in range(1, 9) else 1, focal)
+    return Photo(bgr, (w, h), scale, fmt, orientation if orientation in range(1, 9) else 1, focal, name)

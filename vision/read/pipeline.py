@@ -35,7 +35,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
 
     img = photo.image
     size = (img.shape[1], img.shape[0])
-    fit = board_stage.find_board(img, profile)
+    fit = board_stage.find_board(img, profile, photo.name)
     lap("board")
     focal = pose.estimate_focal(fit.H, fit.centre, size, photo.focal_px, fit.H_samples)
     cam = pose.camera_from_homography(fit.H, focal.f, fit.kappa, size, fit.centre)
