@@ -16,9 +16,15 @@ from scoring.garden import Garden, Tile
 from scoring.generate import generate_garden
 from vision.camera import Camera
 from vision.profile import REFERENCE
-from vision.read import ImageTooLargeError, NoBoardError, UnreadableImageError, load_photo, read_photo
+from vision.read import (
+    ImageTooLargeError,
+    NoBoardError,
+    UnreadableImageError,
+    evaluate,
+    load_photo,
+    read_photo,
+)
 from vision.read import board as board_stage
-from vision.read import evaluate
 from vision.read.load import decode_photo
 from vision.render.encode import encode_photo
 from vision.render.photo import render_photo, save_photo
