@@ -150,23 +150,27 @@ def refine_with_tiles(
     def unpack(p: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         return cam.fx * np.exp(p[0]), c0 + p[1:3] * long_side, p[3:].reshape(-1, 3)
 
+    # every tile's points in one array, with the index of its tile, for a vectorised residual
+    local = np.vstack([o[4] for o in observations])
+    uvu = np.vstack([o[5] for o in observations])
+    nrm = np.vstack([o[6] for o in observations])
+    owner = np.concatenate([np.full(len(o[4]), i) for i, o in enumerate(observations)])
+    base = np.array([(*profile.block_centre(o[0], o[1]), profile.tile_top_z(o[2])) for o in observations])
+
     def residual(p: np.ndarray) -> np.ndarray:
         f, c, pl = unpack(p)
         R, t = pose_from_homography(H, f, (c[0], c[1]))
         K = np.array([[f, 0, c[0]], [0, f, c[1]], [0, 0, 1.0]])
         KR, Kt = K @ R, K @ t
-        out = []
-        for (row, col, level, _, local, uvu, nrm), (dx, dy, th) in zip(observations, pl, strict=True):
-            bx, by = profile.block_centre(row, col)
-            cs, sn = np.cos(th), np.sin(th)
-            x = bx + dx + local[:, 0] * cs - local[:, 1] * sn
-            y = by + dy + local[:, 0] * sn + local[:, 1] * cs
-            q = np.outer(x, KR[:, 0]) + np.outer(y, KR[:, 1]) + (KR[:, 2] * profile.tile_top_z(level) + Kt)
-            out.append(np.sum((uvu - q[:, :2] / q[:, 2:3]) * nrm, axis=1))
-            out.append(np.array([dx, dy]) / 1.2)
-        # the principal point stays near the centre (phones: within a few percent)
-        out.append(p[1:3] / 0.02)
-        return np.concatenate(out)
+        dx, dy, th = pl[owner, 0], pl[owner, 1], pl[owner, 2]
+        cs, sn = np.cos(th), np.sin(th)
+        x = base[owner, 0] + dx + local[:, 0] * cs - local[:, 1] * sn
+        y = base[owner, 1] + dy + local[:, 0] * sn + local[:, 1] * cs
+        q = np.outer(x, KR[:, 0]) + np.outer(y, KR[:, 1]) + np.outer(base[owner, 2], KR[:, 2]) + Kt
+        r = np.sum((uvu - q[:, :2] / q[:, 2:3]) * nrm, axis=1)
+        # placements within a hand's reach of the blocks; the principal point near the middle (phones:
+        # within a few percent)
+        return np.concatenate([r, pl[:, :2].ravel() / 1.2, p[1:3] / 0.02])
 
     p0 = np.concatenate([[0.0, 0.0, 0.0]] + [[o[3][0], o[3][1], np.radians(o[3][2])] for o in observations])
     try:

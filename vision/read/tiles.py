@@ -230,17 +230,21 @@ def solve(
             order = np.argsort(-col)[:MAX_LEVELS_TRIED]
             ks = [levels[i] for i in order if col[i] >= max(MIN_GREEN, GREEN_SHARE * col.max())]
             if ks:
+                # the two greenest first; the others only when neither of those fits
                 fits[(r, c)] = {k: tilefit.fit_level(img, cam, profile, r, c, k) for k in ks}
     found: list[TileFind] = []
     explained = np.zeros(img.shape, np.uint8)  #: the top faces of accepted tiles
     stale: set[tuple[int, int, int]] = set()  #: fits made before a tile now accepted could change them
 
+    masks: dict[int, np.ndarray] = {}  #: per level, what is hidden from it now (made when needed)
+
     def refresh(r: int, c: int) -> bool:
         """Fit again the levels of block (r, c) that accepted tiles may have changed; whether any."""
         todo = [k for k in fits[(r, c)] if (r, c, k) in stale]
         for k in todo:
-            mask = (lines | covered[k]).astype(bool)
-            fits[(r, c)][k] = tilefit.fit_level(img, cam, profile, r, c, k, hidden=mask)
+            if k not in masks:
+                masks[k] = (lines | covered[k]).astype(bool)
+            fits[(r, c)][k] = tilefit.fit_level(img, cam, profile, r, c, k, hidden=masks[k])
             stale.discard((r, c, k))
         return bool(todo)
 
@@ -259,8 +263,9 @@ def solve(
         if best is None and stale:
             # hiding what accepted tiles cover can also make a fit better (edges of the tile above
             # no longer pull it): fit again everything that changed before going on
-            for r, c, _ in list(stale):
-                if (r, c) in fits:
+            for r, c, k in list(stale):
+                f = fits.get((r, c), {}).get(k)
+                if f is not None and f.inliers >= MIN_EDGES:  # hiding never adds edges
                     refresh(r, c)
             stale.clear()
             continue
@@ -305,6 +310,7 @@ def solve(
         if not fits[(r, c)]:
             del fits[(r, c)]
         # the edges the new tile explains are no one else's; what it covers is hidden from the levels below
+        masks.clear()
         new_lines = owned_lines(cam, profile, r, c, k, placement, lines.shape)
         lines |= new_lines
         poly = tile_polygon(cam, profile, r, c, k, placement)
