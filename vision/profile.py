@@ -86,6 +86,9 @@ class TileModel:
     plaque_colour: str = "#F0E6C8"
     icon_box: float = 14.0
     icon_colour: str = "#3A2A1A"
+    #: which set of icon drawings the edition prints (renderer only: the reader classifies icons by
+    #: what spec 2.3 says they show, not by their drawing): "reference" or "variant"
+    icon_style: str = "reference"
     blank_flower_diameter: float = 6.0
     blank_flower_centre: str = "#F2C12E"  #: the centre of the flowers printed on a blank field
     blank_flower_centre_on_yellow: str = "#C2571F"  #: ... on a yellow tile
@@ -185,3 +188,33 @@ class Profile:
 
 
 REFERENCE = Profile()
+
+#: A second edition for testing calibration: every appearance property differs from the reference
+#: (flower inks, board print, tile garden and plaques, icon drawings, pillar and piece colours),
+#: the geometry is the spec's. The flowers keep their names (the rules' four kinds) but are printed
+#: ivory, magenta, orange and violet; the garden stays a green (bluer and darker), as every edition's.
+VARIANT = Profile(
+    name="variant",
+    board=BoardModel(
+        colour="#C4BFB2", frame_colour="#3B4652", cell_colour="#D9D4C6", gap_colour="#A39C8C",
+        hole_colour="#1C1A1A", edge_colour="#8E887C", emblem_colour="#2E5A4A",
+        emblem_centre_colour="#D8D0C0", recess_colour="#A8A294",
+    ),
+    tile=TileModel(
+        path_colour="#C2BCA6", garden_colour="#3E7A4A", edge_colour="#4E4A44",
+        underside={"clay": "#7A4A3A", "granite": "#9A9AA2", "basalt": "#26282C"},
+        plaque_colour="#E9E6F2", icon_colour="#202C4A", blank_flower_centre="#FFF4D0",
+        blank_flower_centre_on_yellow="#8A2A1A", icon_style="variant",
+    ),
+    pillar=PillarModel(colour="#B8B4AE", cap_colour="#8F8A84", groove_colour="#77736C"),
+    decoration=DecorationModel(
+        statue_colour="#8A6A86", fountain_rim_colour="#D8DCE4", fountain_water_colour="#2FA8B8",
+        bridge_colour="#A8443E", bridge_rail_colour="#6E2A26", stairs_colour="#8A949E",
+        belvedere_post_colour="#EDE2DA", belvedere_dome_colour="#3A5FA8",
+    ),
+    card=CardModel(back_colour="#2A4E8A", back_pattern_colour="#5A7EBA", border_colour="#F0F0F0"),
+    flowers={"white": "#EDE3C4", "pink": "#C23B8E", "yellow": "#EE8A24", "blue": "#7B55C7"},
+)
+
+#: the built-in editions by name (``--profile reference``, ``babylon synth --profile variant``)
+BUILT_IN: dict[str, Profile] = {p.name: p for p in (REFERENCE, VARIANT)}

@@ -15,7 +15,7 @@ import numpy as np
 
 from scoring.garden import GRID
 from vision.profile import Profile, rgb, srgb_to_linear
-from vision.render.looks import Artwork
+from vision.render.looks import ICON_VARIANTS, Artwork
 
 _SHIFT = 4
 _ONE = 1 << _SHIFT
@@ -211,6 +211,10 @@ def draw_icon(
     drawing ``variant`` (0..3) of the four kept within spec 2.3's written description, its strokes
     ``stroke`` mm heavier (or lighter) than drawn."""
     pen = _Icon(cv, cx, cy, box, colour, quarter, stroke)
+    if variant % 8 >= 4:
+        _variant_icon(pen, kind, variant % 4)
+        pen.draw()
+        return
     v = variant % 4
     if kind == "statue":  # a standing figure: head disc 3.5, body trapezoid, pedestal bar
         head_y, top, bottom, b_top, b_bot, ped = (
@@ -276,6 +280,66 @@ def draw_icon(
     pen.draw()
 
 
+def _variant_icon(pen: _Icon, kind: str, v: int) -> None:
+    """The variant edition's drawings (``Profile.tile.icon_style == "variant"``): other artwork that
+    still shows what spec 2.3 describes (a figure on its pedestal, a bowl with a jet and falling arcs,
+    an arch under a flat deck, steps rising to one side)."""
+    if kind == "statue":  # a figure with its arms out or a staff, on a pedestal wider than the arms
+        pen.poly([(-0.6, -6.6), (0.6, -6.6), (1.6, -5.0), (0.6, -3.4), (-0.6, -3.4), (-1.6, -5.0)])  # head
+        body_w = (1.2, 1.6, 1.0, 1.4)[v]
+        pen.poly([(-body_w, -3.2), (body_w, -3.2), (body_w + 0.8, 2.8), (-body_w - 0.8, 2.8)])
+        if v in (0, 2):  # arms out from the shoulders
+            pen.line(np.array([(-3.4, -0.6), (0, -2.6), (3.4, -0.6)]), 1.0)
+        if v in (1, 3):  # a staff held at the side
+            pen.line(np.array([(2.9, -5.6), (2.9, 2.8)]), 0.8)
+        ped = (5.2, 5.8, 4.8, 6.2)[v]
+        pen.poly([(-ped, 3.4), (ped, 3.4), (ped, 6.6), (-ped, 6.6)])
+        if v >= 2:  # a moulding on the pedestal
+            pen.poly([(-ped + 1.2, 2.8), (ped - 1.2, 2.8), (ped - 1.2, 3.6), (-ped + 1.2, 3.6)])
+    elif kind == "fountain":  # a footed basin (a cup), a jet and arcs; some with an upper basin
+        w, h, y = ((6.6, 3.2, 1.8), (6.0, 3.8, 1.4), (6.8, 3.0, 2.2), (5.8, 3.6, 1.6))[v]
+        pen.poly([(-w, y), (w, y), (w * 0.55, y + h), (-w * 0.55, y + h)])  # a trapezoid basin
+        pen.poly([(-1.0, y + h), (1.0, y + h), (1.0, 6.8), (-1.0, 6.8)])  # its foot
+        pen.poly([(-2.6, 6.0), (2.6, 6.0), (2.6, 6.9), (-2.6, 6.9)])
+        jet_top = (-6.4, -6.0, -6.6, -5.8)[v]
+        pen.poly([(-0.5, y), (0.5, y), (0.5, jet_top), (-0.5, jet_top)])
+        if v in (1, 3):  # a small upper basin on the jet
+            pen.poly(_half_ellipse(2.2, 1.2, jet_top + 2.4))
+        k = np.linspace(0, 1, 12)
+        for sg in (-1, 1):
+            for reach, drop in ((3.6, 5.4), (2.2, 4.0))[: 2 if v in (0, 2) else 1]:
+                yy = jet_top + 0.6 + drop * k**2
+                pen.line(np.column_stack([sg * (0.9 + reach * k), yy]), 0.8)
+    elif kind == "bridge":  # a deck with a parapet of posts, a round arch below it open at the bottom
+        deck_y = (-3.6, -4.2, -3.0, -3.8)[v]
+        pen.poly([(-7, deck_y), (7, deck_y), (7, deck_y + 1.6), (-7, deck_y + 1.6)])
+        if v in (0, 1):  # the parapet's posts
+            for x in np.linspace(-6.2, 6.2, 5 if v == 0 else 7):
+                top = deck_y - 2.0
+                pen.poly([(x - 0.4, top), (x + 0.4, top), (x + 0.4, deck_y), (x - 0.4, deck_y)])
+        else:  # a rail over the deck
+            pen.poly([(-6.6, deck_y - 2.2), (6.6, deck_y - 2.2), (6.6, deck_y - 1.4), (-6.6, deck_y - 1.4)])
+        sp, ri, ba = ((6.2, 7.4, 6.6), (6.6, 8.0, 6.8), (5.8, 7.0, 6.4), (6.4, 7.8, 6.6))[v]
+        outer = [(-sp, ba), (-sp, deck_y + 1.6), (sp, deck_y + 1.6), (sp, ba)]
+        inner = _half_ellipse(sp - 2.0, ri - 2.4, ba, 180, 360)[::-1]
+        pen.poly(np.vstack([outer, inner]))
+    elif kind == "stairs":  # steps rising to the right; four or three, outlined or solid, a rail
+        n = 4 if v in (0, 2) else 3
+        xs = np.linspace(-7, 7, n + 1)
+        ys = np.linspace(6.4, -6.4, n + 1)
+        pts = [(-7.0, 6.4)]
+        for i in range(n):
+            pts += [(xs[i], ys[i + 1]), (xs[i + 1], ys[i + 1])]
+        pts += [(7.0, 6.4)]
+        if v in (2, 3):  # outlined steps: a thick stroke along the nosings and the floor
+            pen.line(np.array(pts + [(-7.0, 6.4)]), 1.6)
+            pen.poly([(-7.0, 6.4), (xs[0], ys[1]), (xs[1], ys[1]), (xs[1], 6.4)])
+        else:
+            pen.poly(pts)
+        if v in (1, 3):  # a handrail rising with the steps
+            pen.line(np.array([(-6.6, ys[1] - 2.2), (6.0, ys[-1] - 0.4)]), 0.7)
+
+
 def _flower(cv: _Canvas, x: float, y: float, d: float, colour: str, centre: str, turn: float) -> None:
     for k in range(5):
         a = np.radians(turn + 72 * k)
@@ -313,7 +377,8 @@ def tile_top(
             sym = symbols[i][j] if symbols is not None else None
             if sym:
                 cv.disc(fx, fy, t.plaque_diameter, t.plaque_colour)
-                draw_icon(cv, sym, fx, fy, t.icon_box, t.icon_colour, quarter, art.icon(sym),
+                style = ICON_VARIANTS if t.icon_style == "variant" else 0  # the variant's drawings: 4..7
+                draw_icon(cv, sym, fx, fy, t.icon_box, t.icon_colour, quarter, art.icon(sym) + style,
                           art.stroke_mm)
             else:
                 spots = np.array([(-5.5, -4.5), (5.0, -2.5), (-0.5, 6.0)])
