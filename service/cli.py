@@ -47,6 +47,20 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(EXIT_BAD_INPUT)
 
 
+ProfileOption = Annotated[str | None, typer.Option(
+    "--profile", help="the edition's look: a profile file from `babylon calibrate`, or a built-in one "
+    "(reference, variant); default: reference")]
+
+
+def _profile(spec: str | None):  # -> vision.profile.Profile
+    from vision.profile_io import ProfileError, resolve_profile
+
+    try:
+        return resolve_profile(spec)
+    except ProfileError as e:
+        raise fail(f"--profile: {e}") from None
+
+
 def _load_all(files: list[Path]) -> list[tuple[Path, Garden]]:
     loaded = []
     for f in files:
@@ -142,8 +156,10 @@ def render_cmd(
     output: Annotated[Path, typer.Option("-o", "--output", help="photo to write (.jpg .heic .png .webp)")],
     seed: Annotated[int, typer.Option(help="seed of the photo conditions (camera, light, table...)")] = 0,
     size: Annotated[str | None, typer.Option(help="image size WIDTHxHEIGHT (default: drawn)")] = None,
+    profile: ProfileOption = None,
 ) -> None:
     """Render a garden as a synthetic phone photo; its ground truth goes beside it as .json."""
+    edition = _profile(profile)
     _check_format(output.name, str(output))
     if not output.parent.is_dir():
         raise fail(f"{output.parent}: no such folder")
@@ -155,7 +171,7 @@ def render_cmd(
     from vision.render.photo import render_photo, save_photo
 
     try:
-        photo = render_photo(garden, seed, **_size_overrides(size))
+        photo = render_photo(garden, seed, edition, **_size_overrides(size))
     except ValueError as e:  # e.g. no camera in the photo range shows the whole board at that size
         raise fail(f"cannot render: {e}") from None
     try:
@@ -176,8 +192,10 @@ def synth_cmd(
         str | None, typer.Option("--format", help="jpg, heic, png or webp (default: drawn per photo)")
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="render again photos that already exist")] = False,
+    profile: ProfileOption = None,
 ) -> None:
     """Generate legal gardens and render them; resumes where an interrupted run stopped."""
+    edition = _profile(profile)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from vision.render.synth import synth_batch
@@ -188,7 +206,7 @@ def synth_cmd(
         raise fail(f"{out_dir}: exists and is not a folder")
     made = skipped = 0
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    batch = synth_batch(seed, n, out_dir, fmt, overwrite, **_size_overrides(size))
+    batch = synth_batch(seed, n, out_dir, fmt, overwrite, profile=edition, **_size_overrides(size))
     try:
         with Progress(*columns, console=err) as progress:
             task = progress.add_task("rendering", total=n)
@@ -218,16 +236,25 @@ def serve_cmd(
         bool, typer.Option(help="trust X-Forwarded-* from the reverse proxy at --forwarded-allow-ips")
     ] = False,
     forwarded_allow_ips: Annotated[str, typer.Option(help="proxies trusted for X-Forwarded-*")] = "127.0.0.1",
+    profile: ProfileOption = None,
+    labels: Annotated[Path | None, typer.Option(
+        help="let the correction page save corrected readings with their photos here (a calibration set)")
+    ] = None,
 ) -> None:
     """Run the HTTP service: the /v1 API (OpenAPI at /docs) and the web page at /."""
     import uvicorn
 
     from service.api.settings import MB, Settings
 
-    if save_dir is not None and save_dir.exists() and not save_dir.is_dir():
-        raise fail(f"--save-dir {save_dir}: exists and is not a folder")
+    for opt, folder in (("--save-dir", save_dir), ("--labels", labels)):
+        if folder is not None and folder.exists() and not folder.is_dir():
+            raise fail(f"{opt} {folder}: exists and is not a folder")
+    _profile(profile)  # a bad profile is refused here, not in each worker
+    profile_path = Path(profile).resolve() if profile is not None and Path(profile).exists() else profile
     settings = Settings(max_upload_bytes=int(max_upload_mb * MB), time_limit_s=time_limit,
-                        save_dir=save_dir.resolve() if save_dir else None)
+                        save_dir=save_dir.resolve() if save_dir else None,
+                        profile=str(profile_path) if profile_path else None,
+                        labels_dir=labels.resolve() if labels else None)
     os.environ.update(settings.to_env())  # the worker processes build the app from these
     try:
         uvicorn.run("service.api:create_app_from_env", factory=True, host=host, port=port, workers=workers,
@@ -257,6 +284,7 @@ def batch_cmd(
     doubtful_below: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="list readings less confident than this as doubtful")
     ] = 0.5,
+    profile: ProfileOption = None,
 ) -> None:
     """Score every photo under PATHS in parallel, a result line per photo as it is done; a rerun with
     the same --out skips the photos already done (by content)."""
@@ -270,6 +298,7 @@ def batch_cmd(
 
     if dask and workers:
         raise fail("--workers and --dask exclude each other (the cluster has its own workers)")
+    edition = _profile(profile)
     try:
         codec_for(out_file)
     except ResultsFileError as e:
@@ -303,7 +332,7 @@ def batch_cmd(
     try:
         with progress:
             outcome = run_batch(files, out_file, workers or default_workers(), overlays, client, on_plan,
-                                lambda _: progress.advance(progress.task_ids[0]))
+                                lambda _: progress.advance(progress.task_ids[0]), edition)
     except ResultsFileError as e:
         raise fail(str(e)) from None
     finally:
@@ -324,11 +353,11 @@ def batch_cmd(
         raise typer.Exit(130)
 
 
-def _read_or_fail(photo: Path, debug: Path | None = None):  # -> vision.read.Reading
+def _read_or_fail(photo: Path, debug: Path | None = None, profile=None):  # -> vision.read.Reading
     from vision.read import PhotoError, read_photo
 
     try:
-        return read_photo(photo, debug_dir=debug)
+        return read_photo(photo, profile or _profile(None), debug_dir=debug)
     except PhotoError as e:
         raise fail(str(e)) from None
 
@@ -364,9 +393,10 @@ def read_cmd(
     photo: Annotated[Path, typer.Argument(help="a photo of a finished garden (JPEG, PNG, WebP, HEIC)")],
     as_json: Annotated[bool, typer.Option("--json", help="print {garden, confidence, warnings}")] = False,
     debug: Annotated[Path | None, typer.Option("--debug", help="write one picture per stage here")] = None,
+    profile: ProfileOption = None,
 ) -> None:
     """Read the garden in a photo: the board, the camera, every visible tile, its level and flower."""
-    reading = _read_or_fail(photo, debug)
+    reading = _read_or_fail(photo, debug, _profile(profile))
     if as_json:
         print(json.dumps(reading.to_dict(), indent=2))
         return
@@ -402,16 +432,18 @@ def score_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON (spec 4.3 for one photo)")] = False,
     overlay: Annotated[Path | None, typer.Option(
         "--overlay", help="draw what was read over the photo into this PNG (a folder for several)")] = None,
+    profile: ProfileOption = None,
 ) -> None:
     """Score photos: read each garden from its photo, then the score card, the warnings and, for
     several photos, the ranking (tie: fewer visible holes)."""
     from vision.read import PhotoError, load_photo, read_photo
 
+    edition = _profile(profile)
     results = []
     for p in photos:
         try:
             photo = load_photo(p)
-            reading = read_photo(photo)
+            reading = read_photo(photo, edition)
         except PhotoError as e:
             raise fail(str(e)) from None
         results.append((p, photo, reading, score_garden(reading.garden)))
@@ -455,6 +487,7 @@ def eval_cmd(
     folder: Annotated[Path, typer.Argument(help="photos with their truth JSON beside them")],
     limit: Annotated[int, typer.Option(help="read at most this many photos (0: all)", min=0)] = 0,
     report: Annotated[Path | None, typer.Option(help="write every photo's result as JSON here")] = None,
+    profile: ProfileOption = None,
 ) -> None:
     """Measure the reader on photos with ground truth: board, tiles, levels, flowers, structure, time."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -465,6 +498,7 @@ def eval_cmd(
 
     if not folder.is_dir():
         raise fail(f"{folder}: not a folder")
+    edition = _profile(profile)
     photos = ev.photos_with_truth(folder)
     if limit:
         photos = photos[:limit]
@@ -475,7 +509,7 @@ def eval_cmd(
     with Progress(*columns, console=err, transient=True) as bar:
         task = bar.add_task("reading", total=len(photos))
         for p in photos:
-            results.append(ev.evaluate_photo(p, read_photo))
+            results.append(ev.evaluate_photo(p, lambda path: read_photo(path, edition)))
             bar.advance(task)
     summary = ev.summarize(results)
     table = Table(title=f"The reader on {len(results)} photos of {folder}")
@@ -493,6 +527,47 @@ def eval_cmd(
         doc = {"summary": summary, "photos": ev.to_json(results)}
         atomic_write(report, json.dumps(doc, indent=1).encode())
         out.print(f"report: {report}", highlight=False)
+
+
+@app.command("calibrate")
+def calibrate_cmd(
+    folder: Annotated[Path, typer.Argument(help="photos of your copy, each with its garden JSON beside it")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="the profile file to write")],
+    base: Annotated[str | None, typer.Option(
+        "--base", help="the profile to start from: a file or a built-in one (default: reference)")] = None,
+    name: Annotated[str | None, typer.Option(help="the profile's name (default: from the folder)")] = None,
+) -> None:
+    """Teach the reader your copy of the game: fit a profile (flower, print and piece colours) from
+    labelled photos, then measure how it reads them. Use it with --profile on read, score, batch, serve."""
+    from vision.calibrate import CalibrationError, calibrate
+    from vision.profile_io import save_profile
+
+    if not output.parent.is_dir():
+        raise fail(f"{output.parent}: no such folder")
+    edition = _profile(base)
+    try:
+        with err.status("calibrating") as status:
+            cal = calibrate(folder, edition, name, progress=lambda m: status.update(m))
+    except CalibrationError as e:
+        raise fail(str(e)) from None
+    s = cal.summary
+    notes = (f"calibrated on {s['photos']} photo(s) of {folder.name}: totals exact {s['total_exact']}, "
+             f"tiles found {s['tile_recall']}, levels {s['level_accuracy']}, flowers {s['flower_accuracy']}")
+    try:
+        save_profile(cal.profile, output, notes)
+    except OSError as e:
+        raise fail(f"{output}: cannot write: {e.strerror or e}") from None
+    table = Table(title=f"The calibrated reader on its {s['photos']} labelled photos")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for k in ("tile_precision", "tile_recall", "level_accuracy", "flower_accuracy", "structure_right",
+              "total_exact", "total_mean_abs_error"):
+        table.add_row(k.replace("_", " "), "-" if s[k] is None else str(s[k]))
+    out.print(table)
+    for r in cal.results:
+        if r.problems:
+            out.print(f"  {r.name}: " + "; ".join(r.problems[:6]), highlight=False)
+    out.print(f"profile: {output}", highlight=False)
 
 
 def main() -> None:
