@@ -98,8 +98,8 @@ def _interrupt_afterwards() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-def _local_job(file: str, overlay: bool) -> tuple[PhotoRecord, bytes | None]:
-    return score_photo(file, overlay=overlay)
+def local_job(file: str, overlay: bool, profile: Any = None) -> tuple[PhotoRecord, bytes | None]:
+    return score_photo(file, overlay=overlay, profile=profile)
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
@@ -125,7 +125,7 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
 
 
 def run_local(
-    photos: Iterable[tuple[str, str | None]], workers: int, overlays: bool, job: Job = _local_job
+    photos: Iterable[tuple[str, str | None]], workers: int, overlays: bool, job: Job = local_job
 ) -> Iterator[Outcome]:
     """Score ``photos`` in ``workers`` processes (``job(file, overlays)`` in each, a module-level
     function). When a worker dies (a crash in native code, the
@@ -187,9 +187,12 @@ def connect(address: str, timeout_s: float = 10.0) -> Any:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {one_line(str(e))}") from None
 
 
-def run_dask(photos: Iterable[tuple[str, str | None]], client: Any, overlays: bool) -> Iterator[Outcome]:
+def run_dask(
+    photos: Iterable[tuple[str, str | None]], client: Any, overlays: bool, profile: Any = None
+) -> Iterator[Outcome]:
     """Score ``photos`` on the Dask cluster of ``client`` (see :func:`connect`). The photo's bytes
-    travel with the task, so the workers need the package installed but not this file system."""
+    (and the reader's ``profile``) travel with the task, so the workers need the package installed but
+    not this file system."""
     from distributed import as_completed
 
     running: dict = {}  # future -> (file, sha256)
@@ -206,7 +209,7 @@ def run_dask(photos: Iterable[tuple[str, str | None]], client: Any, overlays: bo
                     why = f"cannot read the file ({e.strerror or e})"
                     yield file, failure(file, None, "cannot-read", why), None
                     continue
-                fut = client.submit(score_photo, file, data, overlays, pure=False)
+                fut = client.submit(score_photo, file, data, overlays, profile=profile, pure=False)
                 running[fut] = (file, sha)
                 finished.add(fut)
             if not running:

@@ -83,10 +83,11 @@ def _kind(error: Exception) -> str:
     return "unreadable"
 
 
-def _default_reader(data: bytes) -> Any:
+def _default_reader(data: bytes, profile: Any = None) -> Any:
+    from vision.profile import REFERENCE
     from vision.read import read_photo
 
-    return read_photo(data)
+    return read_photo(data, profile or REFERENCE)
 
 
 def _overlay_drawer() -> Callable[[Any, Any], Any] | None:
@@ -103,10 +104,12 @@ def overlays_available() -> bool:
 
 
 def score_photo(
-    file: str, data: bytes | None = None, overlay: bool = False, reader: Reader | None = None
+    file: str, data: bytes | None = None, overlay: bool = False, reader: Reader | None = None,
+    profile: Any = None,
 ) -> tuple[PhotoRecord, bytes | None]:
     """Score one photo (read from ``file`` unless its ``data`` is given): its record, and the
-    overlay as PNG bytes when ``overlay`` is asked for and the reader can draw one.
+    overlay as PNG bytes when ``overlay`` is asked for and the reader can draw one. The default
+    reader reads with ``profile`` (a :class:`vision.profile.Profile`; None: the reference edition).
 
     Never raises for a bad photo or a failing reader: the record carries the error."""
     from vision.read import PhotoError
@@ -118,7 +121,7 @@ def score_photo(
             return failure(file, None, "cannot-read", f"cannot read the file ({e.strerror or e})"), None
     sha = content_hash(data)
     try:
-        reading = (reader or _default_reader)(data)
+        reading = reader(data) if reader is not None else _default_reader(data, profile)
     except PhotoError as e:
         return failure(file, sha, _kind(e), _reason(str(e))), None
     except Exception as e:  # noqa: BLE001 - a reader bug must not stop the batch; the record says so

@@ -7,10 +7,11 @@ import hashlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from service.batch.execute import run_dask, run_local
+from service.batch.execute import local_job, run_dask, run_local
 from service.batch.record import PhotoRecord, failure
 from service.batch.results import Opened, ResultsFile
 
@@ -88,12 +89,14 @@ def run_batch(
     dask: Any = None,
     on_plan: Callable[[Plan], None] | None = None,
     on_record: Callable[[PhotoRecord], None] | None = None,
+    profile: Any = None,
 ) -> Outcome:
     """Score ``files`` into the results file ``out`` (created, or resumed), in ``workers`` local
     processes or on the Dask cluster of the client ``dask`` (``execute.connect``). ``on_plan``
     hears what is to do before the work starts, ``on_record`` each record once it is on disk. A
     KeyboardInterrupt stops the work; the records written so far stay, and the outcome says
-    ``interrupted``.
+    ``interrupted``. Photos are read with ``profile`` (a :class:`vision.profile.Profile`; None: the
+    reference edition).
 
     Raises :class:`~service.batch.results.ResultsFileError` (a one-line message) for a results file
     that cannot be used or written."""
@@ -126,8 +129,9 @@ def run_batch(
             for record in plan.unreadable:
                 save(record, None)
             if plan.todo:
-                work = (run_dask(plan.todo, dask, want_overlays) if dask is not None
-                        else run_local(plan.todo, workers, want_overlays))
+                job = partial(local_job, profile=profile)
+                work = (run_dask(plan.todo, dask, want_overlays, profile) if dask is not None
+                        else run_local(plan.todo, workers, want_overlays, job))
                 for _file, record, png in work:
                     save(record, png)
         except KeyboardInterrupt:
