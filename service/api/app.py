@@ -22,9 +22,9 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from scoring.garden import FORMAT, GardenError
+from scoring.garden import FORMAT, GardenError, loads
 from scoring.score import Score, rank
-from service.api import photos
+from service.api import labels, photos
 from service.api.limits import BodyLimitMiddleware, TimeLimitMiddleware
 from service.api.models import (
     MAX_PLAYERS,
@@ -32,6 +32,8 @@ from service.api.models import (
     GardenIn,
     GardenScoreOut,
     HealthOut,
+    LabelSavedOut,
+    LabelsOut,
     PhotoScoreOut,
     RankIn,
     RankOut,
@@ -52,6 +54,17 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     504: {"model": ErrorOut, "description": "the request took longer than the time limit"},
 }
 GARDEN_ERRORS = {k: ERRORS[k] for k in (413, 422, 504)}
+LABEL_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS, 404: {"model": ErrorOut, "description": "the service keeps no labels"},
+    507: {"model": ErrorOut, "description": "the label could not be stored"},
+}
+LABEL_FORM = {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+    "type": "object", "required": ["photo", "garden"],
+    "properties": {
+        "photo": {"type": "string", "format": "binary", "description": f"the photo: {IMAGE_TYPES}"},
+        "garden": {"type": "string", "description": f"the photo's garden as `{FORMAT}` JSON"},
+    },
+}}}}}
 
 PHOTO_FORM = {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
     "type": "object", "required": ["photo"],
@@ -158,12 +171,14 @@ def _custom_openapi(app: FastAPI) -> Any:
 
 
 def create_app(settings: Settings | None = None, reader: photos.Reader | None = None) -> FastAPI:
-    """The service. ``reader`` turns a decoded photo into a Reading (default: the photo reader)."""
+    """The service. ``reader`` turns a decoded photo into a Reading (default: the photo reader with the
+    settings' profile; a bad profile raises :class:`vision.profile_io.ProfileError`)."""
     settings = settings or Settings()
     if reader is None:
+        from vision.profile_io import resolve_profile
         from vision.read import read_photo
 
-        reader = read_photo
+        reader = partial(read_photo, profile=resolve_profile(settings.profile))
     app = FastAPI(
         title="babylon-scorer",
         version=_version(),
@@ -256,6 +271,37 @@ def create_app(settings: Settings | None = None, reader: photos.Reader | None = 
         by_name = dict(entries)
         standings = rank([(n, Score(**r["score"])) for n, r in entries])
         return {"ranking": [{"place": s.place, "name": s.name, **by_name[s.name]} for s in standings]}
+
+    @app.get("/v1/labels", response_model=LabelsOut, tags=["labels"])
+    async def labels_info() -> LabelsOut:
+        """Whether this service keeps labelled photos (``babylon serve --labels DIR``), and how many."""
+        folder = settings.labels_dir
+        return LabelsOut(enabled=folder is not None, count=labels.count_labels(folder) if folder else 0)
+
+    @app.post("/v1/labels", response_model=LabelSavedOut, responses=LABEL_ERRORS, openapi_extra=LABEL_FORM,
+              tags=["labels"])
+    async def save_label_route(request: Request) -> LabelSavedOut:
+        """Keep a photo with its (corrected) garden as a labelled pair for ``babylon calibrate``."""
+        folder = settings.labels_dir
+        if folder is None:
+            raise StarletteHTTPException(404, "this service keeps no labels (babylon serve --labels DIR)")
+        files, fields = await read_form(request, max_files=1)
+        photo = next((f for f in files if f.field == "photo"), None)
+        if photo is None or not photo.data:
+            raise BadForm("photo: a file field named 'photo' is required")
+        text = (fields.get("garden") or [""])[0]
+        garden = loads(text)  # GardenError (422) for anything but a babylon-garden/1 garden
+        name = photo.filename[:80] or "photo"
+        decoded = await in_worker(photos.decode, photo.data, name, settings.max_pixels)
+        try:
+            stem = await in_worker(labels.save_label, folder, name, photo.data, decoded.format,
+                                   garden.to_dict())
+        except labels.LabelsFull as e:
+            raise StarletteHTTPException(507, str(e)) from None
+        except OSError as e:
+            log.warning("cannot save a label in %s: %s", folder, e)
+            raise StarletteHTTPException(507, "the label could not be saved on the server") from None
+        return LabelSavedOut(saved=stem, count=labels.count_labels(folder))
 
     _install_error_handlers(app)
     app.openapi = _custom_openapi(app)  # type: ignore[method-assign]

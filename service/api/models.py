@@ -123,6 +123,16 @@ class HealthOut(BaseModel):
     status: Literal["ok"] = "ok"
 
 
+class LabelsOut(BaseModel):
+    enabled: bool  #: the service keeps labelled photos (``babylon serve --labels DIR``)
+    count: int  #: labels in its folder
+
+
+class LabelSavedOut(BaseModel):
+    saved: str  #: the label's file stem (photo and garden JSON)
+    count: int
+
+
 class VersionOut(BaseModel):
     name: str
     version: str

@@ -20,20 +20,26 @@ class Settings:
     photo_workers: int = 2  #: photos read at once per process (the rest wait their turn)
     overlay_long_side: int = 1280  #: the overlay PNG is at most this wide or tall
     save_dir: Path | None = None  #: where uploads are kept; None (the default): nothing is written
+    profile: str | None = None  #: the reader's profile: a file or a built-in name; None: the reference
+    labels_dir: Path | None = None  #: where the correction page saves labelled photos; None: it cannot
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:
         """Settings from ``BABYLON_MAX_UPLOAD_MB``, ``BABYLON_MAX_PIXELS``, ``BABYLON_TIME_LIMIT_S``,
-        ``BABYLON_PHOTO_WORKERS``, ``BABYLON_SAVE_DIR`` (unset: the defaults)."""
+        ``BABYLON_PHOTO_WORKERS``, ``BABYLON_SAVE_DIR``, ``BABYLON_PROFILE``, ``BABYLON_LABELS_DIR``
+        (unset: the defaults)."""
         env = os.environ if env is None else env
         d = Settings()
         save = env.get("BABYLON_SAVE_DIR")
+        labels = env.get("BABYLON_LABELS_DIR")
         return Settings(
             max_upload_bytes=int(float(env.get("BABYLON_MAX_UPLOAD_MB", d.max_upload_bytes / MB)) * MB),
             max_pixels=int(env.get("BABYLON_MAX_PIXELS", d.max_pixels)),
             time_limit_s=float(env.get("BABYLON_TIME_LIMIT_S", d.time_limit_s)),
             photo_workers=int(env.get("BABYLON_PHOTO_WORKERS", d.photo_workers)),
             save_dir=Path(save) if save else None,
+            profile=env.get("BABYLON_PROFILE") or None,
+            labels_dir=Path(labels) if labels else None,
         )
 
     def to_env(self) -> dict[str, str]:
@@ -46,4 +52,8 @@ class Settings:
         }
         if self.save_dir is not None:
             env["BABYLON_SAVE_DIR"] = str(self.save_dir)
+        if self.profile is not None:
+            env["BABYLON_PROFILE"] = self.profile
+        if self.labels_dir is not None:
+            env["BABYLON_LABELS_DIR"] = str(self.labels_dir)
         return env

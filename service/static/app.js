@@ -22,10 +22,11 @@ let nextId = 1;
 let players = [];
 let current = 0;
 let selection = null; // {type: "tile"|"deco", id} or {type: "cell", r, c}
+let labelsEnabled = false; // the service keeps labelled photos (babylon serve --labels DIR)
 
 function newPlayer() {
   return {
-    name: `Player ${players.length + 1}`, garden: null, read: null, removed: [],
+    name: `Player ${players.length + 1}`, garden: null, read: null, removed: [], photo: null,
     score: null, findings: [], warnings: [], confidence: null, error: null, seq: 0,
   };
 }
@@ -155,7 +156,7 @@ async function loadFile(file) {
     let data;
     try { data = JSON.parse(await file.text()); } catch (e) { setStatus(`${file.name}: not valid JSON`, true); return; }
     if (data && typeof data === "object" && !data.format && data.garden) data = data.garden;
-    Object.assign(player, { garden: fromJson(data, false), read: null, removed: [], warnings: [], confidence: null });
+    Object.assign(player, { garden: fromJson(data, false), read: null, removed: [], warnings: [], confidence: null, photo: null });
     setStatus(`${file.name}: garden file loaded.`);
     await rescore(player);
     return;
@@ -167,7 +168,7 @@ async function loadFile(file) {
   try {
     const result = await api("/v1/score?overlay=true", { method: "POST", body: form });
     Object.assign(player, {
-      garden: fromJson(result.garden, true), read: result.overlay, removed: [], score: result.score,
+      garden: fromJson(result.garden, true), read: result.overlay, removed: [], score: result.score, photo: file,
       findings: result.findings, warnings: result.warnings, confidence: result.confidence, error: null,
     });
     setStatus(`Read ${result.garden.tiles.length} tiles and ${result.garden.decorations.length} pieces. ` +
@@ -524,6 +525,23 @@ function drawExport(player) {
   link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
   link.download = `${(uniqueNames()[current] || "garden").replace(/[^\w-]+/g, "_")}.json`;
   $("export").hidden = !player.garden;
+  $("save-label").hidden = !(labelsEnabled && player.photo && player.garden);
+}
+
+// --- labels: the photo with its corrected garden, for `babylon calibrate` ---------------------------
+
+async function saveLabel() {
+  const player = players[current];
+  if (!player.photo || !player.garden) return;
+  const form = new FormData();
+  form.append("photo", player.photo, player.photo.name || "photo.jpg");
+  form.append("garden", JSON.stringify(toJson(player.garden)));
+  try {
+    const saved = await api("/v1/labels", { method: "POST", body: form });
+    setStatus(`Saved as label ${saved.saved} (${saved.count} labelled photos kept for calibration).`);
+  } catch (e) {
+    setStatus(`The label was not saved: ${e.message}`, true);
+  }
 }
 
 function render() {
@@ -560,6 +578,8 @@ function init() {
   $("add-player").addEventListener("click", () => { players.push(newPlayer()); current = players.length - 1; selection = null; render(); });
   $("player-name").addEventListener("input", (e) => { players[current].name = e.target.value; drawTabs(); drawCard(); rerank(); });
   $("editor-close").addEventListener("click", () => { selection = null; render(); });
+  $("save-label").addEventListener("click", saveLabel);
+  api("/v1/labels").then((info) => { labelsEnabled = !!(info && info.enabled); render(); }, () => {});
   render();
 }
 
