@@ -122,7 +122,8 @@ def test_the_variant_icons_are_other_drawings_the_reader_still_tells_apart(kind)
 def test_profile_option_refuses_a_bad_profile_with_one_line(tmp_path):
     bad = tmp_path / "bad.profile"
     bad.write_text(json.dumps({"format": FORMAT, "board": {"colour": "#12"}}))
-    for cmd in (["read", SAMPLE], ["score", SAMPLE], ["eval", str(SAMPLES)], ["batch", SAMPLE]):
+    for cmd in (["read", SAMPLE], ["score", SAMPLE], ["eval", str(SAMPLES)], ["batch", SAMPLE], ["serve"],
+                ["synth", "1", "--out", str(tmp_path / "out")]):
         r = babylon(*cmd, "--profile", str(bad))
         assert r.returncode == 2, (cmd, r.stderr)
         assert "board.colour" in r.stderr and "Traceback" not in r.stderr
@@ -137,3 +138,23 @@ def test_read_and_score_take_a_profile(tmp_path):
     assert json.loads(plain.stdout)["garden"] == json.loads(with_file.stdout)["garden"]
     r = babylon("score", SAMPLE, "--json", "--profile", "reference")
     assert r.returncode == 0 and "score" in json.loads(r.stdout)
+
+
+def test_the_service_settings_carry_the_profile_and_the_labels_folder(tmp_path):
+    from service.api.settings import Settings
+
+    s = Settings(profile="variant", labels_dir=tmp_path / "labels")
+    assert Settings.from_env(s.to_env()) == s
+    assert Settings.from_env({}).profile is None and Settings.from_env({}).labels_dir is None
+
+
+def test_synth_renders_the_variant_edition(tmp_path):
+    import cv2
+
+    for name in ("reference", "variant"):
+        r = babylon("synth", "1", "--out", str(tmp_path / name), "--seed", "700001", "--size", "640x480",
+                    "--format", "png", "--profile", name)
+        assert r.returncode == 0, r.stderr
+    ref, var = (cv2.imread(str(tmp_path / n / "synth_00700001.png")).astype(float)
+                for n in ("reference", "variant"))
+    assert ref.shape == var.shape and np.abs(ref - var).mean() > 3.0  # same scene, other inks
