@@ -63,9 +63,6 @@ class BoardFit:
     score: float  #: template agreement of the registration (NCC on the print outside the zone)
     residual_px: float = 0.0  #: RMS of the refined fit, in pixels
     evidence: dict = field(default_factory=dict)
-    H_samples: np.ndarray = field(
-        default_factory=lambda: np.zeros((0, 3, 3))
-    )  #: draws from the fit's uncertainty
 
     def distort(self, uv: np.ndarray) -> np.ndarray:
         """Ideal pinhole pixels -> the photo's (distorted) pixels."""
@@ -601,17 +598,6 @@ def frame_edge_points(
     )
 
 
-def _samples(sol, sigma: float, n: int = 40) -> np.ndarray:
-    """Homographies drawn from the Gaussian approximation of a least-squares fit's uncertainty."""
-    J = sol.jac
-    try:
-        cov = np.linalg.inv(J.T @ J) * sigma**2
-        draws = np.random.default_rng(0).multivariate_normal(sol.x, cov, size=n, method="cholesky")
-    except (np.linalg.LinAlgError, ValueError):
-        return np.zeros((0, 3, 3))
-    return np.array([np.append(d[:8], 1.0).reshape(3, 3) for d in draws])
-
-
 def refine(gray: np.ndarray, H: np.ndarray, profile: Profile, fit_distortion: bool = True) -> BoardFit:
     """Fit the board homography and the radial distortion on every hole seen (centre to a fraction
     of a pixel) and on the inner edge of the frame line, robustly (outliers: holes half hidden by
@@ -667,7 +653,6 @@ def refine(gray: np.ndarray, H: np.ndarray, profile: Profile, fit_distortion: bo
             0.0,
             rms,
             {"holes": len(keep), "edge_points": len(ex)},
-            _samples(sol, max(rms, 0.3)),
         )
     if fit is None:
         fit = BoardFit(H, 0.0, centre, np.zeros((0, 2)), np.zeros((0, 2), int), 0.0, float("inf"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from scoring.visibility import top_levels
 from vision.camera import Camera
 from vision.profile import Profile
 from vision.read import board as board_stage
-from vision.read import flowers, pose, tilefit, tiles, views
+from vision.read import flowers, levelscale, pose, tilefit, tiles, views
 from vision.read.assemble import PieceChoice, TileChoice, self_correct
 from vision.read.load import Photo
 from vision.read.pieces import read_pieces
@@ -37,7 +38,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     size = (img.shape[1], img.shape[0])
     fit = board_stage.find_board(img, profile, photo.name)
     lap("board")
-    focal = pose.estimate_focal(fit.H, fit.centre, size, photo.focal_px, fit.H_samples)
+    focal = pose.estimate_focal(fit.H, fit.centre, size, photo.focal_px)
     cam = pose.camera_from_homography(fit.H, focal.f, fit.kappa, size, fit.centre)
     lap("camera")
     gain = views.board_gain(img, cam, profile)
@@ -118,7 +119,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     lap("assemble")
     parts = [max(r.confidence, 0.05) for r in readings] + [max(d.confidence, 0.05) for d in decorations]
     confidence = float(np.prod(parts) ** (1 / max(len(parts), 1))) * 0.85**doubts
-    corners_px = full.project(np.column_stack([profile.board.corners[:, :2], np.zeros(4)]))
+    corners_px = fit.project(profile.board.corners[:, :2]) / photo.scale  # the plane's own fit
     reading = Reading(
         garden=garden,
         confidence=confidence,
@@ -151,6 +152,12 @@ def clean_share(finds: list[tiles.TileFind]) -> float:
     if not finds:
         return 0.0
     return sum(f.cost < 0.5 for f in finds) / len(finds)
+
+
+def support(finds: list[tiles.TileFind]) -> tuple[int, int]:
+    """How many tiles read fit their level's plane cleanly, and on how many edge points in all."""
+    clean = [f for f in finds if f.cost < 0.5 and f.edges >= 16]
+    return len(clean), sum(f.edges for f in clean)
 
 
 def principal_point_search(
@@ -209,6 +216,15 @@ def read_structure(
     let the tiles, at their known heights, correct the camera (its focal length and principal point)
     and the print's band widths, and read them again (:mod:`vision.read.tiles`)."""
     finds = tiles.solve(edge_img, cam, profile, LEVELS)
+    if not focal.certain and support(finds)[0] < 3:
+        # hardly a tile fits cleanly: the focal length may be far off; try the ends of its range
+        for f in (focal.lo * 1.08, focal.hi / 1.08):
+            if abs(math.log(f / cam.fx)) < 0.05:
+                continue
+            other = pose.camera_from_intrinsics(fit.H, f, fit.centre, fit.kappa, size)
+            again = tiles.solve(edge_img, other, profile, LEVELS)
+            if support(again)[1] > support(finds)[1]:
+                cam, finds = other, again
     if clean_share(finds) < 0.6:
         searched = principal_point_search(edge_img, fit, profile, size, finds)
         if searched is not None and _moved_px(cam, searched, profile) > 0.4:
@@ -220,6 +236,11 @@ def read_structure(
     spread = tilefit.ink_spread(edge_img, cam, profile, finds)
     printed = tilefit.with_spread(profile, spread) if abs(spread) > 0.04 else profile
     again = printed is not profile
+    if not focal.certain:  # the focal length the levels ask for (:mod:`vision.read.levelscale`)
+        obs = tiles.observations(edge_img, cam, printed, finds, min_inliers=16)
+        scaled, _ = levelscale.search_focal(fit.H, cam, fit.kappa, obs, printed, size, focal.f)
+        if scaled is not cam:
+            cam, again = scaled, True
     for _ in range(CAMERA_ROUNDS):
         obs = tiles.observations(edge_img, cam, printed, finds, min_inliers=24)
         refined = pose.refine_with_tiles(fit.H, cam, fit.kappa, obs, printed, size, focal)

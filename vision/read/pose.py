@@ -18,6 +18,7 @@ import numpy as np
 from vision.camera import Camera
 
 HFOV_RANGE = (58.0, 82.0)  #: field of view across the long side (spec: 60-80 degrees), with a margin
+PP_OFF = 0.03  #: how far (share of the image's side) a phone's principal point may be off the middle
 
 
 @dataclass(frozen=True)
@@ -75,37 +76,46 @@ def tilt_deg(R: np.ndarray) -> float:
     return float(np.degrees(np.arccos(np.clip(-R[2, 2], -1.0, 1.0))))
 
 
-def estimate_focal(
-    H: np.ndarray,
-    c: tuple[float, float],
-    size: tuple[int, int],
-    exif_f: float | None = None,
-    H_sigma: np.ndarray | None = None,
-) -> FocalEstimate:
-    """The focal length the plane allows, with a plausible range: the plane's own estimate where
-    the view is tilted enough to carry one (its spread from ``H_sigma``, samples of the homography
-    drawn from the fit's uncertainty), within the phone's field of view; EXIF, when present,
-    narrows the range."""
+def fov_range(size: tuple[int, int]) -> tuple[float, float]:
+    """The focal lengths (pixels) of the phone's field of view, :data:`HFOV_RANGE`."""
     long_side = max(size)
-    lo = long_side / (2 * math.tan(math.radians(HFOV_RANGE[1]) / 2))
-    hi = long_side / (2 * math.tan(math.radians(HFOV_RANGE[0]) / 2))
-    if exif_f and lo * 0.8 < exif_f < hi * 1.25:
-        lo, hi = max(lo * 0.9, exif_f * 0.97), min(hi * 1.1, exif_f * 1.03)
-    f_plane = focal_from_homography(H, c)
+    return (
+        long_side / (2 * math.tan(math.radians(HFOV_RANGE[1]) / 2)),
+        long_side / (2 * math.tan(math.radians(HFOV_RANGE[0]) / 2)),
+    )
+
+
+def plane_range(H: np.ndarray, c: tuple[float, float], size: tuple[int, int]) -> tuple[float, float]:
+    """The focal lengths the board's plane allows when the principal point may be anywhere within
+    :data:`PP_OFF` of ``c``, within the phone's field of view. The plane's own estimate moves a lot
+    with the principal point (at 25 degrees of tilt, 3 % off the middle moves it by 10 %), so a
+    tilted view narrows the range and a view from straight above leaves the field of view's."""
+    lo, hi = fov_range(size)
+    offsets = np.linspace(-PP_OFF, PP_OFF, 5)
+    centres = [(c[0] + dx * size[0], c[1] + dy * size[1]) for dx in offsets for dy in offsets]
+    fs = [focal_from_homography(H, pp) for pp in centres]
+    if any(f is None for f in fs):
+        return lo, hi
+    plo, phi = min(fs) / 1.03, max(fs) * 1.03  # and 3 % for what the model leaves out (the board's warp)
+    if plo >= hi or phi <= lo:
+        return lo, hi
+    return max(lo, plo), min(hi, phi)
+
+
+def estimate_focal(
+    H: np.ndarray, c: tuple[float, float], size: tuple[int, int], exif_f: float | None = None
+) -> FocalEstimate:
+    """The focal length the plane allows, with a plausible range (:func:`plane_range`); the middle of
+    the range is the estimate, the tiles decide later (:mod:`vision.read.levelscale`). EXIF, when
+    present, narrows the range to the lens's own."""
+    lo, hi = plane_range(H, c, size)
+    if exif_f:
+        flo, fhi = fov_range(size)
+        if flo * 0.8 < exif_f < fhi * 1.25:
+            lo, hi = exif_f * 0.97, exif_f * 1.03
     f = math.sqrt(lo * hi)
-    if f_plane and H_sigma is not None and len(H_sigma):
-        samples = [focal_from_homography(Hs, c) for Hs in H_sigma]
-        ok = np.array([s for s in samples if s], dtype=float)
-        if len(ok) >= 0.8 * len(samples):
-            # the fit's spread, doubled, and 2 % for what the model leaves out (the board's warp)
-            p5, p50, p95 = np.percentile(ok, [5, 50, 95])
-            plo, phi = p50 - 2 * (p50 - p5) - 0.02 * p50, p50 + 2 * (p95 - p50) + 0.02 * p50
-            if phi / plo < 1.15 or (plo < hi and phi > lo):
-                lo, hi = (max(lo, plo), min(hi, phi)) if (plo < hi and phi > lo) else (plo, phi)
-                f = f_plane
-    f = float(np.clip(f, lo, hi))
     R, _ = pose_from_homography(H, f, c)
-    return FocalEstimate(f, lo, hi, f_plane, tilt_deg(R))
+    return FocalEstimate(f, lo, hi, focal_from_homography(H, c), tilt_deg(R))
 
 
 def camera_from_homography(
@@ -147,7 +157,11 @@ def refine_with_tiles(
     c0 = np.array([cam.cx, cam.cy])
     long_side = max(size)
 
+    free_f = not focal.certain  # EXIF gives the lens's focal length: only the rest is fitted
+
     def unpack(p: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        if not free_f:
+            p = np.concatenate([[0.0], p])
         return cam.fx * np.exp(p[0]), c0 + p[1:3] * long_side, p[3:].reshape(-1, 3)
 
     # every tile's points in one array, with the index of its tile, for a vectorised residual
@@ -170,16 +184,16 @@ def refine_with_tiles(
         r = np.sum((uvu - q[:, :2] / q[:, 2:3]) * nrm, axis=1)
         # placements within a hand's reach of the blocks; the principal point near the middle (phones:
         # within a few percent)
-        return np.concatenate([r, pl[:, :2].ravel() / 1.2, p[1:3] / 0.02])
+        return np.concatenate([r, pl[:, :2].ravel() / 1.2, (c - c0) / (0.02 * long_side)])
 
     p0 = np.concatenate([[0.0, 0.0, 0.0]] + [[o[3][0], o[3][1], np.radians(o[3][2])] for o in observations])
+    p0 = p0 if free_f else p0[1:]
     try:
         sol = least_squares(residual, p0, loss="cauchy", f_scale=0.7, x_scale="jac", max_nfev=60)
     except (ValueError, np.linalg.LinAlgError):
         return cam
     f, c, _ = unpack(sol.x)
-    # the plane's own range assumed the principal point in the middle: only the phone's field of view
-    # bounds the focal length here
+    # the field of view bounds the focal length (the plane's range holds for any principal point)
     long_fov = 2 * math.degrees(math.atan(long_side / (2 * f)))
     if not (HFOV_RANGE[0] <= long_fov <= HFOV_RANGE[1]):
         return cam

@@ -283,9 +283,27 @@ def _fit(
     ``free_height`` (then ``height_sigma``, if given, pulls it towards where it started). Works on the
     lens-corrected pixels, where a plane maps by a homography, with
     the Jacobian in closed form. Returns (pose, residuals in px, the residuals' Jacobian)."""
+    return fit_undistorted(
+        cam, profile, row, col, pose, local, cam.undistort_pixels(uv), nrm, free_height, iters, height_sigma
+    )
+
+
+def fit_undistorted(
+    cam: Camera,
+    profile: Profile,
+    row: int,
+    col: int,
+    pose: np.ndarray,
+    local: np.ndarray,
+    uvu: np.ndarray,
+    nrm: np.ndarray,
+    free_height: bool = True,
+    iters: int = 6,
+    height_sigma: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_fit` on edge pixels already lens-corrected (``uvu``), the height free by default."""
     free = [0, 1, 2, 3] if free_height else [1, 2, 3]
     pose = pose.astype(float).copy()
-    uvu = cam.undistort_pixels(uv)
     bx, by = profile.block_centre(row, col)
     KR = cam.K @ cam.R
     Kt = cam.K @ cam.t

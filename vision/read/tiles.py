@@ -357,6 +357,8 @@ def observations(
         pose = np.array(fit.pose)
         proj = cam.project(tilefit._board_points(profile, f.row, f.col, pose, pts[idx]))
         keep = np.abs(np.sum((uv - proj) * nrm, axis=1)) < 1.5
+        if keep.sum() < min_inliers:
+            continue
         placement = (pose[1], pose[2], float(np.degrees(pose[3])))
         out.append(
             (f.row, f.col, f.level, placement, pts[idx][keep], cam.undistort_pixels(uv[keep]), nrm[keep])

@@ -1,0 +1,103 @@
+"""The focal length that puts the tiles on whole levels.
+
+Seen from nearly straight above, the board's plane alone hardly fixes the focal length: a longer lens
+further away shows the board the same. What changes is how much larger a raised tile looks than its
+block: its top face at height h is magnified by about Z / (Z - h), Z the camera's distance, so the
+photo measures h / Z for each tile, and a wrong focal length (hence a wrong Z) scales every tile's
+measured height alike. The spec's tiles lie on whole levels (22.5 mm apart), so the focal length at
+which the measured heights fall on whole levels, all together, is the camera's: with two different
+levels in the garden there is one such focal length within the phone's field of view.
+
+The edge points each tile was fitted to are pixels of the photo; they do not move with the camera
+assumed, so each candidate focal length costs only a small least-squares fit per tile.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.camera import Camera
+from vision.profile import Profile
+from vision.read import pose, tilefit
+
+STEPS = 17  #: focal lengths tried across the range the board plane allows ...
+FINE_STEPS = 7  #: ... then around the best of them, a third of that step apart
+MAX_TILES = 10  #: the best-seen tiles used
+TRUNCATE_PX2 = 4.0  #: a residual counts at most this (px^2)
+PRIOR_SIGMA = 0.25  #: log focal length: a weak pull towards the board plane's estimate (ties only)
+MIN_GAIN = 0.6  #: the summed cost must drop by this (px^2) ...
+MIN_RATIO = 0.7  #: ... and to this share of the current camera's before the focal length is changed
+MIN_CHANGE = 0.03  #: ... and the focal length move by this fraction
+
+
+@dataclass(frozen=True)
+class ScaleCheck:
+    """What the search found (for inspection: tests, debugging)."""
+
+    focal: float  #: the focal length chosen (pixels of the working image)
+    cost: float  #: its cost: the tiles' summed mean squared residuals (px^2) on whole levels
+    current_cost: float  #: the same at the camera's focal length before the search
+    searched: tuple[float, float]  #: the range of focal lengths searched
+
+
+def tile_costs(
+    cam: Camera, profile: Profile, observations: list, scale: float, top_level: int = 5
+) -> list[float]:
+    """How well each observed tile's edge points fit a tile on a whole level on ``cam``: its height
+    fitted freely (from the height it was read at times ``scale``, how much farther the camera is),
+    then held on the nearest of levels 1..``top_level`` while its placement is fitted again; the
+    mean truncated squared residual (px^2) of that fit."""
+    out = []
+    for row, col, level, placement, local, uvu, nrm in observations:
+        start = np.array(
+            [profile.tile_top_z(level) * scale, placement[0], placement[1], math.radians(placement[2])]
+        )
+        free, _, _ = tilefit.fit_undistorted(cam, profile, row, col, start, local, uvu, nrm, iters=4)
+        k = min(max(round(free[0] / profile.level_height), 1), top_level)
+        free[0] = profile.tile_top_z(k)
+        _, r, _ = tilefit.fit_undistorted(cam, profile, row, col, free, local, uvu, nrm, False, iters=3)
+        out.append(float(np.mean(np.minimum(r**2, TRUNCATE_PX2))))
+    return out
+
+
+def search_focal(
+    H: np.ndarray,
+    cam: Camera,
+    kappa: float,
+    observations: list,
+    profile: Profile,
+    size: tuple[int, int],
+    prior_f: float,
+) -> tuple[Camera, ScaleCheck | None]:
+    """The camera (same principal point, the focal length the tiles' levels ask for) that sees the
+    board plane through ``H``; ``cam`` itself when the tiles do not clearly ask for another.
+    ``observations`` as :func:`vision.read.tiles.observations` gives them (undistorted pixels on
+    ``cam``)."""
+    if len(observations) < 2:
+        return cam, None
+    # the lens correction is in pixels about the principal point, which every candidate keeps: the
+    # observations' corrected pixels hold for all of them
+    obs = sorted(observations, key=lambda o: -len(o[4]))[:MAX_TILES]
+    lo, hi = pose.plane_range(H, (cam.cx, cam.cy), size)
+    c = (cam.cx, cam.cy)
+    z0 = float(cam.position[2])
+
+    def evaluate(f: float) -> tuple[float, float, Camera]:
+        cand = pose.camera_from_intrinsics(H, f, c, kappa, size)
+        fit = sum(tile_costs(cand, profile, obs, float(cand.position[2]) / z0))
+        return fit + 0.05 * (math.log(f / prior_f) / PRIOR_SIGMA) ** 2, fit, cand
+
+    current = evaluate(cam.fx)
+    coarse = np.geomspace(lo, hi, STEPS)
+    best = min((evaluate(f) for f in coarse), key=lambda e: e[0])
+    step = coarse[1] / coarse[0]
+    fine = best[2].fx * np.geomspace(1 / step, step, FINE_STEPS)
+    best = min([best, *(evaluate(f) for f in fine)], key=lambda e: e[0])
+    check = ScaleCheck(float(best[2].fx), best[1], current[1], (lo, hi))
+    moved = abs(math.log(best[2].fx / cam.fx)) > MIN_CHANGE
+    if moved and best[1] < current[1] - MIN_GAIN and best[1] < MIN_RATIO * current[1]:
+        return best[2], check
+    return cam, check
