@@ -541,9 +541,11 @@ class Evidence:
 
 #: which palette colours count as each part's colour: the neutrals (grey stairs, white rims, ivory
 #: posts, white flowers) share one chromaticity, bronze and terracotta nearly so; brightness and the
-#: piece's shape tell them apart
+#: piece's shape tell them apart. A glossy statue, lit from the side, shows its bronze desaturated
+#: towards the pale print's tan (path, cell): those count as bronze too; the plaque's cream round it
+#: and the gate part keep an empty plaque from passing for a statue
 GROUPS: dict[str, tuple[str, ...]] = {
-    "bronze": ("bronze", "terracotta", "sand", "gap", "edge", "pillar"),
+    "bronze": ("bronze", "terracotta", "sand", "gap", "edge", "pillar", "path", "cell"),
     "clear": (),  #: judged by the plaque's cream and the green (:meth:`Scorer.evidence`)
     "terracotta": ("terracotta", "bronze"),
     "teal": ("teal", "water"),  # teal and water swap places under some lights: shapes tell them apart
