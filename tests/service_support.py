@@ -8,7 +8,6 @@ import io
 import json
 import struct
 import zlib
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -47,18 +46,6 @@ class TruthReader:
             board_corners_px=np.asarray(truth["camera"]["board_corners_px"]), tiles=tiles,
             image_size=(camera.width, camera.height),
         )
-
-
-@lru_cache(maxsize=1)
-def real_reader_works() -> bool:
-    """Whether vision.read.read_photo reads a sample photo without crashing (it is being built)."""
-    from vision.read import read_photo
-
-    try:
-        read_photo(SAMPLES / "15-one-tile.jpg")
-    except Exception:  # noqa: BLE001 - any failure means: not ready
-        return False
-    return True
 
 
 def truncated_jpeg() -> bytes:

@@ -27,7 +27,6 @@ from service_support import (
     TruthReader,
     one_colour_png,
     plain_photo,
-    real_reader_works,
     truncated_jpeg,
 )
 
@@ -430,14 +429,9 @@ def test_rank_photos(client: TestClient) -> None:
     assert_error(client.post("/v1/rank", files={"photo": ("a.jpg", b"x", "image/jpeg")}), 422, "photos")
 
 
-# --- the real reader, when it is finished -----------------------------------------------------------
-
-needs_reader = pytest.mark.skipif(
-    not real_reader_works(), reason="vision.read.read_photo does not read a sample photo yet (being built)"
-)
+# --- the real reader -----------------------------------------------------------------------------------
 
 
-@needs_reader
 @pytest.mark.parametrize("name", ["05-level-3.jpg", "36-heic.heic"])
 def test_real_reader_through_the_service(name: str) -> None:
     client = TestClient(create_app(), raise_server_exceptions=False)
@@ -446,7 +440,6 @@ def test_real_reader_through_the_service(name: str) -> None:
     assert_photo_result(r.json())
 
 
-@needs_reader
 def test_real_reader_photo_without_a_board_is_422() -> None:
     client = TestClient(create_app(), raise_server_exceptions=False)
     r = client.post("/v1/score", files={"photo": ("table.jpg", plain_photo(), "image/jpeg")})

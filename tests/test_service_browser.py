@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from service_support import SAMPLES, TruthReader, real_reader_works
+from service_support import SAMPLES, TruthReader
 
 from scoring import Garden, garden_from_dict, load, score_garden
 from service.api import create_app
@@ -40,9 +40,10 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    """The service on loopback, in a thread. The real reader when it works; until then a stand-in
-    that answers with the photo's ground truth (the page's behaviour is what is tested here)."""
-    reader = None if real_reader_works() else TruthReader([PHOTO])
+    """The service on loopback, in a thread, with a stand-in reader that answers with the photo's
+    ground truth: the page's behaviour is what is tested here (the real reader through the service:
+    test_service_api.py)."""
+    reader = TruthReader([PHOTO])
     port = _free_port()
     config = uvicorn.Config(create_app(reader=reader), host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
