@@ -660,6 +660,16 @@ def refine(gray: np.ndarray, H: np.ndarray, profile: Profile, fit_distortion: bo
 
 
 MIN_REGISTRATION = 0.35  #: template agreement below this is not a board
+FLAT_FIELD_SIGMA = 0.04  #: of the image's long side: light varying more slowly than this is divided out
+
+
+def flat_field(gray: np.ndarray) -> np.ndarray:
+    """``gray`` divided by its own blur (wider than the board's printed features): the light's
+    fall-off, a lamp's glare and the soft shadow of a hand or a phone over part of the board no longer
+    weigh on the template's correlation, which compares the print alone."""
+    g = gray.astype(np.float32) + 8.0
+    sigma = FLAT_FIELD_SIGMA * max(gray.shape)
+    return np.clip(128.0 * g / cv2.GaussianBlur(g, (0, 0), sigma), 0, 255).astype(np.uint8)
 
 
 def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> BoardFit:
@@ -669,7 +679,7 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
     s = DETECT_LONG_SIDE / max(image.shape[:2])
     small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else image
     s = min(s, 1.0)
-    gray_small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    gray_small = flat_field(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
     blobs = hole_candidates(small, min(HOLE_SCORES))
     regs: list = []
     # a strict choice of blobs first (a checked cloth floods the loose one), then the loose one, then
