@@ -53,17 +53,6 @@ def tile_edges(profile: Profile) -> list[Edge]:
     return out
 
 
-@dataclass(frozen=True)
-class TileFit:
-    height: float  #: mm above the board of the tile's top face
-    sigma: float  #: the fit's standard error of ``height``
-    shift: tuple[float, float]  #: mm from the block's centre
-    turn_deg: float
-    points: int  #: edge points used (inliers)
-    rms_px: float
-    sides: int  #: how many of the four outer sides have edge points: 2 opposite sides fix the scale
-
-
 def _board_points(profile: Profile, row: int, col: int, pose: np.ndarray, local: np.ndarray) -> np.ndarray:
     """Tile-coordinate points (N, 2) -> board points (N, 3) for pose (h, dx, dy, turn in radians)."""
     h, dx, dy, th = pose
@@ -265,29 +254,6 @@ TRUNCATE_PX = 2.0
 PRIOR_SIGMA = np.array([1.2, 1.2, np.radians(3.0)])  #: hand placement: dx, dy (mm), turn (radians)
 
 
-def _fit(
-    cam: Camera,
-    profile: Profile,
-    row: int,
-    col: int,
-    pose: np.ndarray,
-    local: np.ndarray,
-    uv: np.ndarray,
-    nrm: np.ndarray,
-    free_height: bool,
-    iters: int = 6,
-    height_sigma: float | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Robust Gauss-Newton (Cauchy weights, 0.6 px) of the pose on the point-to-line residuals,
-    with a weak prior pulling the placement towards the block; the height is held fixed unless
-    ``free_height`` (then ``height_sigma``, if given, pulls it towards where it started). Works on the
-    lens-corrected pixels, where a plane maps by a homography, with
-    the Jacobian in closed form. Returns (pose, residuals in px, the residuals' Jacobian)."""
-    return fit_undistorted(
-        cam, profile, row, col, pose, local, cam.undistort_pixels(uv), nrm, free_height, iters, height_sigma
-    )
-
-
 def fit_undistorted(
     cam: Camera,
     profile: Profile,
@@ -301,7 +267,11 @@ def fit_undistorted(
     iters: int = 6,
     height_sigma: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_fit` on edge pixels already lens-corrected (``uvu``), the height free by default."""
+    """Robust Gauss-Newton (Cauchy weights, 0.6 px) of the pose on the point-to-line residuals of
+    edge pixels already lens-corrected (``uvu``: where a plane maps by a homography), with the
+    Jacobian in closed form and a weak prior pulling the placement towards the block. The height is
+    held fixed when ``free_height`` is false; when free, ``height_sigma``, if given, pulls it towards
+    where it started. Returns (pose, residuals in px, the residuals' Jacobian)."""
     free = [0, 1, 2, 3] if free_height else [1, 2, 3]
     pose = pose.astype(float).copy()
     bx, by = profile.block_centre(row, col)
@@ -384,50 +354,14 @@ def fit_level(
         if len(idx) < MIN_FOUND:
             return None
         # the height may move a little from the level's: the camera is not exact, boards warp, tiles bow
-        pose, res, _ = _fit(
-            cam, profile, row, col, pose, pts[idx], uv, nrm, free_height=True, height_sigma=HEIGHT_SIGMA
+        uvu = cam.undistort_pixels(uv)
+        pose, res, _ = fit_undistorted(
+            cam, profile, row, col, pose, pts[idx], uvu, nrm, height_sigma=HEIGHT_SIGMA
         )
         pose[0] = np.clip(pose[0], level_z - HEIGHT_SLACK, level_z + HEIGHT_SLACK)
     cost = float(np.mean(np.minimum(res**2, TRUNCATE_PX**2)))
     inliers = int(np.sum(np.abs(res) < INLIER_PX))
     return LevelFit(level, cost, inliers, len(idx), tuple(map(float, pose)), res, idx)
-
-
-def fit_height(
-    img: EdgeImage,
-    cam: Camera,
-    profile: Profile,
-    row: int,
-    col: int,
-    start: LevelFit,
-    hidden: np.ndarray | None = None,
-) -> TileFit | None:
-    """Free the height from the best level's placement: the measured height and its uncertainty."""
-    edges = tile_edges(profile)
-    pts = np.array([e.point for e in edges], float)
-    pose = np.array(start.pose)
-    idx, uv, nrm = measure(img, cam, profile, row, col, pose, edges, hidden)
-    if len(idx) < 6:
-        return None
-    pose, res, J = _fit(cam, profile, row, col, pose, pts[idx], uv, nrm, free_height=True)
-    inl = np.abs(res) < 1.5
-    J = J[inl]
-    dof = max(int(inl.sum()) - 4, 1)
-    s2 = max(float(np.sum(res[inl] ** 2)) / dof, 0.25**2)
-    try:
-        sigma = float(np.sqrt(max(np.linalg.inv(J.T @ J + 1e-9 * np.eye(4))[0, 0] * s2, 0.0)))
-    except np.linalg.LinAlgError:
-        sigma = float("inf")
-    outer = {int(e) % 8 for e, ok in zip(idx, inl, strict=True) if ok and (e % 8) < 4}
-    return TileFit(
-        float(pose[0]),
-        sigma,
-        (float(pose[1]), float(pose[2])),
-        float(np.degrees(pose[3])),
-        int(inl.sum()),
-        float(np.sqrt(np.mean(res[inl] ** 2))) if inl.any() else 99.0,
-        len(outer),
-    )
 
 
 def ink_spread(img: EdgeImage, cam: Camera, profile: Profile, tiles: list, min_inliers: int = 20) -> float:
