@@ -292,7 +292,6 @@ def batch_cmd(
     from service.batch.execute import ClusterError, connect, default_workers
     from service.batch.games import games_path, rank_games, write_games
     from service.batch.inputs import InputError, find_photos
-    from service.batch.record import overlays_available
     from service.batch.report import progress_bar, summary_lines
     from service.batch.results import ResultsFileError, codec_for
 
@@ -310,10 +309,6 @@ def batch_cmd(
     if overlays is not None:
         if overlays.exists() and not overlays.is_dir():
             raise fail(f"--overlays {overlays}: exists and is not a folder")
-        if not overlays_available():
-            err.print("overlays skipped: the photo reader cannot draw them yet "
-                      "(no vision.read.overlay.draw_overlay)", highlight=False, soft_wrap=True)
-            overlays = None
     try:
         files = find_photos(paths, skip)
     except InputError as e:

@@ -60,7 +60,7 @@ def test_record_of_a_failure(tmp_path):
         "kind": "unreadable", "message": "not a readable image (JPEG, PNG, WebP or HEIC)"}
 
 
-def test_overlay_drawn_by_the_readers_function_when_it_has_one(stand_in, monkeypatch):
+def test_overlay_is_drawn_by_the_readers_function_and_never_stops_a_score(stand_in, monkeypatch):
     calls = []
 
     def draw_overlay(image_bgr, reading):
@@ -72,8 +72,13 @@ def test_overlay_drawn_by_the_readers_function_when_it_has_one(stand_in, monkeyp
     assert len(calls) == 1 and record["error"] is None
     assert cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR).shape == (40, 60, 3)
     assert score_photo(str(PHOTO), overlay=False, reader=stand_in)[1] is None
-    monkeypatch.setitem(sys.modules, "vision.read.overlay", types.SimpleNamespace())  # none there
-    assert score_photo(str(PHOTO), overlay=True, reader=stand_in)[1] is None
+
+    def broken(image_bgr, reading):
+        raise ValueError("cannot draw")
+
+    monkeypatch.setitem(sys.modules, "vision.read.overlay", types.SimpleNamespace(draw_overlay=broken))
+    record, png = score_photo(str(PHOTO), overlay=True, reader=stand_in)
+    assert png is None and record["error"] is None and record["score"] is not None
 
 
 def test_find_photos(tmp_path, monkeypatch):

@@ -28,7 +28,8 @@ def sheet(seeds: list[int], size: tuple[int, int], label: str) -> np.ndarray:
         img = render_photo(generate_garden(s), s, size=size).image
         img = cv2.resize(img, (size[0] // 2, size[1] // 2), interpolation=cv2.INTER_AREA)
         cv2.putText(img, f"{label} {s}", (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(img, f"{label} {s}", (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+        white = (255, 255, 255)
+        cv2.putText(img, f"{label} {s}", (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, white, 1, cv2.LINE_AA)
         tiles.append(img)
     return np.hstack(tiles)
 

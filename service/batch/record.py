@@ -90,19 +90,6 @@ def _default_reader(data: bytes, profile: Any = None) -> Any:
     return read_photo(data, profile or REFERENCE)
 
 
-def _overlay_drawer() -> Callable[[Any, Any], Any] | None:
-    """``vision.read.overlay.draw_overlay(image_bgr, reading)`` where the reader has it."""
-    try:
-        from vision.read.overlay import draw_overlay  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return draw_overlay
-
-
-def overlays_available() -> bool:
-    return _overlay_drawer() is not None
-
-
 def score_photo(
     file: str, data: bytes | None = None, overlay: bool = False, reader: Reader | None = None,
     profile: Any = None,
@@ -141,15 +128,13 @@ def score_photo(
 
 
 def _draw_overlay(data: bytes, reading: Any) -> bytes | None:
-    draw = _overlay_drawer()
-    if draw is None:
-        return None
     try:
         import cv2
 
         from vision.read import load_photo
+        from vision.read.overlay import draw_overlay
 
-        ok, png = cv2.imencode(".png", draw(load_photo(data).image, reading))
+        ok, png = cv2.imencode(".png", draw_overlay(load_photo(data).image, reading))
     except Exception:  # noqa: BLE001 - an overlay is a picture for people; the score stands without it
         return None
     return png.tobytes() if ok else None

@@ -23,6 +23,7 @@ from vision.render.scene import Scene, board_flower, build_scene
 from vision.render.textures import board_top
 from vision.render.truth import build_truth
 
+BOARD_CACHE_SIZE = 8  #: board prints kept (profile, board flower, texels per mm)
 #: board textures by (id(profile), flower, ppm); each entry keeps its profile, so an id reused by
 #: another profile is told apart (a Profile holds dicts, so it cannot be a key itself)
 _BOARD_CACHE: dict[tuple[int, str, float], tuple[Profile, np.ndarray]] = {}
@@ -47,12 +48,12 @@ def texture_ppm(cam: Camera, profile: Profile) -> float:
 
 def _board_texture(profile: Profile, flower: str, ppm: float) -> np.ndarray:
     key = (id(profile), flower, ppm)
-    hit = _BOARD_CACHE.get(key)
+    hit = _BOARD_CACHE.pop(key, None)  # put back last: the least recently used go first
     if hit is None or hit[0] is not profile:
-        if len(_BOARD_CACHE) > 6:
-            _BOARD_CACHE.clear()
-        hit = _BOARD_CACHE[key] = (profile, board_top(profile, flower, ppm, np.random.default_rng(7),
-                                                                    mottled=False))
+        while len(_BOARD_CACHE) >= BOARD_CACHE_SIZE:
+            del _BOARD_CACHE[next(iter(_BOARD_CACHE))]
+        hit = (profile, board_top(profile, flower, ppm, np.random.default_rng(7), mottled=False))
+    _BOARD_CACHE[key] = hit
     return hit[1]
 
 
