@@ -727,6 +727,26 @@ class Scorer:
             have = self._classes[idx]
         return have.astype(int)
 
+    def _ring_colours(
+        self, fields: Sequence[tuple[Cell, int]], ring: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The linear colours on ``ring`` (mm, round each field's centre) of every field, field after
+        field, and which of them are in sight (in the photo, not hidden by tiles above the field)."""
+        n = len(ring)
+        pts = np.vstack(
+            [
+                np.column_stack([ring + p[:2], np.full(n, p[2])])
+                for p in (self.surf.field(c, lv) for c, lv in fields)
+            ]
+        )
+        levels = np.repeat([lv for _, lv in fields], n)
+        uv = self.sampler.pixels(pts)
+        lin, ok = self.sampler.sample(uv)
+        for lv in np.unique(levels):
+            m = levels == lv
+            ok[m] &= ~self.occ.hidden(uv[m], int(lv))
+        return lin, ok
+
     def lights(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
         """The light on each field: the brightness of its garden green over the green's lit reference
         (the 70th percentile over a ring round the field, so a piece's own shadow does not count);
@@ -734,18 +754,7 @@ class Scorer:
         todo = sorted({f for f in fields if f not in self._light})
         if todo:
             n = len(GREEN_RING)
-            pts = np.vstack(
-                [
-                    np.column_stack([GREEN_RING + p[:2], np.full(n, p[2])])
-                    for p in (self.surf.field(c, lv) for c, lv in todo)
-                ]
-            )
-            levels = np.repeat([lv for _, lv in todo], n)
-            uv = self.sampler.pixels(pts)
-            lin, ok = self.sampler.sample(uv)
-            for lv in np.unique(levels):
-                m = levels == lv
-                ok[m] &= ~self.occ.hidden(uv[m], int(lv))
+            lin, ok = self._ring_colours(todo, GREEN_RING)
             g = self.classifier.index["green"]
             green = is_green(lin) & ok
             y = lin.sum(axis=1) / np.exp2(self.classifier.logy[g])
@@ -760,18 +769,7 @@ class Scorer:
         todo = sorted({f for f in fields if f not in self._cream})
         if todo:
             n = len(PLAQUE_RING)
-            pts = np.vstack(
-                [
-                    np.column_stack([PLAQUE_RING + p[:2], np.full(n, p[2])])
-                    for p in (self.surf.field(c, lv) for c, lv in todo)
-                ]
-            )
-            levels = np.repeat([lv for _, lv in todo], n)
-            uv = self.sampler.pixels(pts)
-            lin, ok = self.sampler.sample(uv)
-            for lv in np.unique(levels):
-                m = levels == lv
-                ok[m] &= ~self.occ.hidden(uv[m], int(lv))
+            lin, ok = self._ring_colours(todo, PLAQUE_RING)
             ok &= ~is_green(lin)
             y = lin.sum(axis=1)
             ch = chroma(lin)
