@@ -23,15 +23,33 @@ def flower_lab(profile: Profile) -> dict[str, np.ndarray]:
     return out
 
 
+MAX_FADE = 2.5  #: a band may show as little as 1 / this of its print's chroma (glare, a phone's processing)
+NEUTRAL_CHROMA = 10.0  #: a flower printed with less chroma than this (Lab) is a neutral one (white)
+
+
 def classify(lab_pixels: np.ndarray, profile: Profile) -> tuple[str, dict[str, float]]:
     """The flower whose colour is nearest to the pixels' median (chroma weighs twice the lightness),
-    with a score per flower (0..1, softmax of the distances)."""
+    with a score per flower (0..1, softmax of the distances).
+
+    Glare and a phone's processing wash a band out towards white: its hue stays, its chroma drops.
+    So against a coloured flower the median's chroma is first raised towards that flower's (by up to
+    :data:`MAX_FADE` times); against white it is taken as it is, and a white band, nearly without
+    chroma, stays nearer white than any coloured flower raised that much."""
     refs = flower_lab(profile)
     if not len(lab_pixels):
         return "", {}
     med = np.median(lab_pixels.reshape(-1, 3), axis=0)
+    chroma = float(np.hypot(med[1], med[2]))
     w = np.array([0.5, 1.0, 1.0])
-    d = {n: float(np.linalg.norm((med - r) * w)) for n, r in refs.items()}
+    d = {}
+    for n, r in refs.items():
+        ref_chroma = float(np.hypot(r[1], r[2]))
+        k = (
+            1.0
+            if ref_chroma < NEUTRAL_CHROMA or chroma < 1e-6
+            else min(max(ref_chroma / chroma, 1.0), MAX_FADE)
+        )
+        d[n] = float(np.linalg.norm((np.array([med[0], med[1] * k, med[2] * k]) - r) * w))
     z = np.array([-v / 12.0 for v in d.values()])
     p = np.exp(z - z.max())
     p /= p.sum()
