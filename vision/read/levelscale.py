@@ -27,7 +27,8 @@ STEPS = 17  #: focal lengths tried across the range the board plane allows ...
 FINE_STEPS = 7  #: ... then around the best of them, a third of that step apart
 MAX_TILES = 10  #: the best-seen tiles used
 TRUNCATE_PX2 = 4.0  #: a residual counts at most this (px^2)
-PRIOR_SIGMA = 0.25  #: log focal length: a weak pull towards the board plane's estimate (ties only)
+PRIOR_SIGMA = 0.25  #: log focal length: a weak pull towards the board plane's estimate ...
+PRIOR_WEIGHT = 0.05  #: ... worth this (px^2) per sigma^2: it breaks ties only
 MIN_GAIN = 0.6  #: the summed cost must drop by this (px^2) ...
 MIN_RATIO = 0.7  #: ... and to this share of the current camera's before the focal length is changed
 MIN_CHANGE = 0.03  #: ... and the focal length move by this fraction
@@ -88,7 +89,7 @@ def search_focal(
     def evaluate(f: float) -> tuple[float, float, Camera]:
         cand = pose.camera_from_intrinsics(H, f, c, kappa, size)
         fit = sum(tile_costs(cand, profile, obs, float(cand.position[2]) / z0))
-        return fit + 0.05 * (math.log(f / prior_f) / PRIOR_SIGMA) ** 2, fit, cand
+        return fit + PRIOR_WEIGHT * (math.log(f / prior_f) / PRIOR_SIGMA) ** 2, fit, cand
 
     current = evaluate(cam.fx)
     coarse = np.geomspace(lo, hi, STEPS)
