@@ -168,44 +168,32 @@ def score_card(score: Score, height: int, reading: Reading | None = None) -> np.
     card = np.full((height, w, 3), 248, np.uint8)
     size = max(0.4, height / 1500)
     line = int(round(34 * size))
+    grey = (60, 60, 60)
+
+    def write(text: str, x: float, y: int, colour: tuple[int, int, int], scale: float) -> None:
+        _text(card, text, (x, y), colour, scale * size, centre=False, outline=False)
+
     y = line
-    _text(card, "Score card", (12, y), (0, 0, 0), 0.8 * size, centre=False, outline=False)
+    write("Score card", 12, y, (0, 0, 0), 0.8)
     y += line
     values = score.to_dict()
     for key in CATEGORIES:
-        _text(card, ROW_LABELS[key], (12, y), (40, 40, 40), 0.5 * size, centre=False, outline=False)
-        _text(card, str(values[key]), (w - 60 * size, y), (0, 0, 0), 0.55 * size, centre=False, outline=False)
+        write(ROW_LABELS[key], 12, y, (40, 40, 40), 0.5)
+        write(str(values[key]), w - 60 * size, y, (0, 0, 0), 0.55)
         y += line
     cv2.line(card, (10, y - line // 2), (w - 10, y - line // 2), (0, 0, 0), 1)
-    _text(card, "Total", (12, y), (0, 0, 0), 0.7 * size, centre=False, outline=False)
-    _text(card, str(score.total), (w - 60 * size, y), (0, 0, 0), 0.7 * size, centre=False, outline=False)
+    write("Total", 12, y, (0, 0, 0), 0.7)
+    write(str(score.total), w - 60 * size, y, (0, 0, 0), 0.7)
     y += line
-    _text(
-        card,
-        f"visible holes (tie-break) {score.tiebreak_visible_holes}",
-        (12, y),
-        (60, 60, 60),
-        0.45 * size,
-        centre=False,
-        outline=False,
-    )
+    write(f"visible holes (tie-break) {score.tiebreak_visible_holes}", 12, y, grey, 0.45)
     y += line
-    legend = ", ".join(f"{v} {k}" for k, v in KIND_SHORT.items())
-    _text(card, legend, (12, y), (60, 60, 60), 0.4 * size, centre=False, outline=False)
+    write(", ".join(f"{v} {k}" for k, v in KIND_SHORT.items()), 12, y, grey, 0.4)
     y += line
     if reading is not None:
-        _text(
-            card,
-            f"confidence {reading.confidence:.2f}",
-            (12, y),
-            (60, 60, 60),
-            0.45 * size,
-            centre=False,
-            outline=False,
-        )
+        write(f"confidence {reading.confidence:.2f}", 12, y, grey, 0.45)
         y += line
         for warn in reading.warnings[: max(0, (height - y) // line)]:
-            _text(card, warn.message[:48], (12, y), WARN_BGR, 0.4 * size, centre=False, outline=False)
+            write(warn.message[:48], 12, y, WARN_BGR, 0.4)
             y += int(line * 0.8)
     return card
 
