@@ -246,3 +246,15 @@ def test_read_and_eval_commands(tall, tmp_path):
     assert res.exit_code == 0, res.output
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["summary"]["photos"] == 1 and report["summary"]["board_found"] == 1.0
+
+
+def test_late_proposals_respect_the_rules_against_tiles_accepted():
+    from vision.read.tiles import TileFind, _excludes
+
+    upper = TileFind(2, 2, 3, 0.1, {3: 0.1}, 30, (0.0, 0.0, 0.0))
+    assert _excludes(upper, 2, 3, 3)  # one level's tiles never share a cell
+    assert not _excludes(upper, 2, 4, 3)  # side by side on one level
+    assert _excludes(upper, 2, 2, 2)  # the level just below, fully covered
+    assert not _excludes(upper, 2, 2, 1)  # two levels below, the same footprint: legal
+    assert not _excludes(upper, 2, 3, 2)  # the level below, one cell over: legal
+    assert _excludes(upper, 2, 2, 4)  # above it on its own block: it was judged with it

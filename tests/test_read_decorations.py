@@ -152,3 +152,19 @@ def test_overlay_crop_keeps_the_board(shot) -> None:
     assert (corners[:, 1] >= y0).all() and (corners[:, 1] <= y1).all()
     out = draw_overlay(photo.image, reading, crop=True, card=False)
     assert out.shape[:2] == (y1 - y0, x1 - x0) and out.shape[1] < photo.image.shape[1]
+
+
+def test_water_washed_out_by_a_highlight_still_counts_as_water() -> None:
+    from vision.read.decorations import Classifier, palette
+
+    clf = Classifier(REFERENCE)
+    water = palette(REFERENCE)["water"]
+    white = np.ones(3, np.float32)
+    # glare adds white light: the hue stays, the saturation drops
+    washed = np.array([water + a * white for a in (0.0, 0.3, 0.6)])
+    assert clf.washed(washed, "water").all()
+    # a warm white (the fountain's rim, a plaque) and a neutral grey are not water, however bright
+    rim, plaque = palette(REFERENCE)["rim"], palette(REFERENCE)["plaque"]
+    assert not clf.washed(np.array([rim, plaque, 0.4 * white, 2 * rim]), "water").any()
+    # nor is water washed beyond recognition (nearly white)
+    assert not clf.washed(np.array([water + 30 * white]), "water").any()

@@ -393,6 +393,13 @@ PIECE_COLOURS = ("bronze", "teal", "ivory", "water", "rim", "terracotta", "grey"
 LUM_RANGE = (-2.8, 0.8)  #: log2 of a surface's brightness over its lit reference: shadow .. glare
 LUM_WEIGHT = 0.04  #: chromaticity distance per stop of brightness outside that range
 MAX_CHROMA_DIST = 0.2  #: a pixel farther than this from every colour is nothing known
+NEUTRAL = np.full(3, 1 / 3, np.float32)  #: the chromaticity of white and grey
+#: a glossy piece's colour washed towards white by a highlight keeps its hue: a pixel at least this far
+#: from neutral towards the colour (as a share of the colour's own distance), within a cone of this
+#: half-width (perpendicular over along), still shows it (the fountain's water, white where it mirrors
+#: the light, is cyan-white on its way there)
+WASH_MIN = 0.2
+WASH_CONE = 0.35
 
 
 class Classifier:
@@ -421,6 +428,16 @@ class Classifier:
         k = np.argmin(cost, axis=1)
         k[dc[np.arange(len(k)), k] > MAX_CHROMA_DIST] = -1
         return k
+
+    def washed(self, lin: np.ndarray, name: str) -> np.ndarray:
+        """Pixels (N,) that show colour ``name`` washed out towards white (a gloss highlight, glare): their
+        chromaticity lies between neutral and the colour's, in the colour's own direction, at least
+        :data:`WASH_MIN` of the way."""
+        d = self.chroma[self.index[name]] - NEUTRAL
+        off = chroma(lin) - NEUTRAL
+        t = off @ d / float(d @ d)
+        perp = np.linalg.norm(off - t[:, None] * d[None], axis=1)
+        return (t >= WASH_MIN) & (t <= 1.2) & (perp <= WASH_CONE * t * float(np.linalg.norm(d)))
 
 
 def chroma(lin: np.ndarray) -> np.ndarray:
@@ -857,12 +874,14 @@ class Scorer:
             lo, hi = REL_LUM[col]
             rel = y[m] / ref
             hit[m] = self.group_of[col][k[m]] & (rel >= lo) & (rel <= hi)
+            if col == "water":
+                hit[m] |= self.classifier.washed(lin[m], "water") & (rel >= lo)
         # a cover point is a hit where the photo does not show the print the empty tile would
         shown = np.where(green, PRINT_GREEN, self.print_of_class[k])
         hit[cover_seg] = (shown != expect)[cover_seg]
         cyan = seg_colour == "nocyan"
         if cyan.any():
-            hit[cyan] = ~self.group_of["water"][k[cyan]]
+            hit[cyan] = ~(self.group_of["water"][k[cyan]] | self.classifier.washed(lin[cyan], "water"))
         clear = seg_colour == "clear"
         if clear.any():
             level = np.full(len(allp), math.inf)

@@ -77,9 +77,10 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     full = cam.with_size(*photo.original_size)
     scale = full.width / cam.width
     readings = []
-    kept = {(t.row, t.col): t.level for t in garden.tiles}
-    for f in finds:
-        level = kept.get((f.row, f.col), f.level)
+    # the self-correction keeps the tiles in order (it may change their levels): a block can hold
+    # several tiles of a stack (levels k and k - 2), so each find is matched by position, not block
+    for f, kept in zip(finds, garden.tiles, strict=True):
+        level = kept.level
         corners = tiles.tile_polygon(full, profile, f.row, f.col, level, f.placement)[:4]
         cells = tuple((r, c) for r, c in f.cells if top[r][c] == level)
         others = [v for k, v in f.level_costs.items() if k != level]

@@ -11,7 +11,9 @@ plane the parallax moves and scales them by millimetres, which the sub-pixel edg
 3. accepts tiles from the top of the garden down: a tile accepted hides, from every tile below it,
    what it covers in the photo (its top and its sides), so that the lower tiles are judged on what
    of them is really seen; proposals overlapping an accepted tile on its own level, or covering it
-   fully one level below, are impossible by the rules (spec 1.1) and dropped;
+   fully one level below, are impossible by the rules (spec 1.1) and dropped; before a tile seen by
+   few edges is taken, every block's other levels where green shows that no accepted tile explains
+   are proposed too (a low tile mostly hidden under higher ones was not greenest on its own plane);
 4. refines the camera's focal length on the tiles found where the board's plane alone cannot fix it
    (a view nearly straight down), and reads the levels again with it.
 """
@@ -43,7 +45,9 @@ SHIFT_PER_MM = 0.015  #: ... and this much further per mm of height
 MIN_INLIER_SHARE = 0.5  #: of the edges found, the share on the tile's lines
 STRICT_INLIER_SHARE, STRICT_COST = 0.75, 0.8  #: the same for a tile seen by a few edges only
 STRONG_EDGES = 10  #: a tile this well seen is accepted on its edges alone (first pass)
+SURE_EDGES = 20  #: a tile seen by fewer edges is taken only once every block's green was proposed
 MIN_UNEXPLAINED = 4  #: a tile seen less must explain this much green no accepted tile explains
+LATE_GREEN = 8  #: field samples of unexplained green that propose a block's level late (of 36)
 
 
 @dataclass
@@ -214,6 +218,36 @@ def owned_lines(
     return mask
 
 
+def late_proposals(
+    img: tilefit.EdgeImage,
+    cam: Camera,
+    profile: Profile,
+    levels: range,
+    found: list[TileFind],
+    fits: dict[tuple[int, int], dict[int, LevelFit | None]],
+    explained: np.ndarray,
+) -> list[tuple[int, int, int]]:
+    """Blocks and levels not fitted yet whose plane shows enough green that no accepted tile's top
+    explains, and where the rules allow a tile beside those accepted (spec 1.1)."""
+    out = []
+    for r in range(BLOCKS):
+        for c in range(BLOCKS):
+            for k in levels:
+                if k in fits.get((r, c), {}) or any(_excludes(f, r, c, k) for f in found):
+                    continue
+                if unexplained_green(img, cam, profile, r, c, k, explained) >= LATE_GREEN:
+                    out.append((r, c, k))
+    return out
+
+
+def _excludes(f: TileFind, r: int, c: int, k: int) -> bool:
+    """Whether accepted tile ``f`` rules out a tile on block (r, c) at level k: one level's tiles never
+    share a cell, a tile never covers the one just below it fully, and a block under an accepted tile
+    was judged with it."""
+    same_block = (r, c) == (f.row, f.col)
+    return (k == f.level and overlaps((r, c), (f.row, f.col))) or (same_block and k > f.level - 2)
+
+
 def solve(
     img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range = range(1, 7)
 ) -> list[TileFind]:
@@ -269,6 +303,19 @@ def solve(
                     refresh(r, c)
             stale.clear()
             continue
+        if (best is None or best[0][1] < SURE_EDGES) and found:
+            # before a tile seen by few edges is taken: green that no accepted tile explains, on a plane
+            # where its block was not greenest at first (a low tile mostly hidden under higher ones, or
+            # its neighbour one cell over, which the same few edges might fit), is proposed too
+            props = late_proposals(img, cam, profile, levels, found, fits, explained)
+            for r, c, k in props:
+                if k not in masks:
+                    masks[k] = (lines | covered[k]).astype(bool)
+                fits.setdefault((r, c), {})[k] = tilefit.fit_level(
+                    img, cam, profile, r, c, k, hidden=masks[k]
+                )
+            if props:
+                continue
         if best is None:
             # the second pass: tiles mostly hidden, accepted for the green they alone explain
             for (r, c), per_level in fits.items():
