@@ -258,3 +258,21 @@ def test_late_proposals_respect_the_rules_against_tiles_accepted():
     assert not _excludes(upper, 2, 2, 1)  # two levels below, the same footprint: legal
     assert not _excludes(upper, 2, 3, 2)  # the level below, one cell over: legal
     assert _excludes(upper, 2, 2, 4)  # above it on its own block: it was judged with it
+
+
+def test_green_is_green_in_glare_and_in_shadow_and_nothing_else_is():
+    from vision.profile import rgb
+    from vision.read.tilefit import GREEN_MAX, OTHER_MIN, not_green
+
+    def bgr(*rgbs):
+        return np.array([[list(reversed(c)) for c in rgbs]], np.uint8)
+
+    garden = rgb(REFERENCE.tile.garden_colour) * 255
+    lit, glare, shade = garden, garden * 0.55 + 110, garden * 0.35  # glare: white light added
+    assert (not_green(bgr(lit, glare, shade)) <= GREEN_MAX).all()
+    t = REFERENCE.tile
+    others = [rgb(c) * 255 for c in (t.plaque_colour, t.path_colour, t.edge_colour, REFERENCE.board.colour)]
+    others += [rgb(c) * 255 for c in REFERENCE.flowers.values()]
+    assert (not_green(bgr(*others)) >= OTHER_MIN).all()
+    tinted = [np.array([150, 160, 150]), np.array([235, 240, 230])]  # greys with a green tint
+    assert (not_green(bgr(*tinted)) > GREEN_MAX).all()

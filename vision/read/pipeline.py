@@ -224,7 +224,8 @@ def read_structure(
                 continue
             other = pose.camera_from_intrinsics(fit.H, f, fit.centre, fit.kappa, size)
             again = tiles.solve(edge_img, other, profile, LEVELS)
-            if support(again)[1] > support(finds)[1]:
+            # the right focal length fits more cleanly, and loses no tile the first one found
+            if support(again)[1] > support(finds)[1] and len(again) >= len(finds):
                 cam, finds = other, again
     if clean_share(finds) < 0.6:
         searched = principal_point_search(edge_img, fit, profile, size, finds)

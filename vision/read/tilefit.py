@@ -63,8 +63,12 @@ def _board_points(profile: Profile, row: int, col: int, pose: np.ndarray, local:
     return np.column_stack([x, y, np.full(len(local), h)])
 
 
-GREEN_MAX = -5.0  #: ``not_green`` at or below this is the garden green
-OTHER_MIN = -2.0  #: ... at or above this it is not
+GREEN_MAX = -20.0  #: ``not_green`` at or below this is the garden green
+OTHER_MIN = -8.0  #: ... at or above this it is not
+#: the colourfulness below which a pixel counts as grey (noise, a tint of the light, not a hue): this
+#: share of its channels' sum, and never under :data:`CHROMA_MIN` (8-bit)
+CHROMA_FLOOR = 0.12
+CHROMA_MIN = 30.0
 
 
 @dataclass(frozen=True)
@@ -74,8 +78,10 @@ class EdgeImage:
     of the two colours it separates, so its halfway point is where the edge is).
 
     ``not_green`` is minus how much green outweighs red and blue, in percent of the pixel's
-    brightness: the garden green is about -13, and every other print of the board and the tiles,
-    the flower bands included (a lemon yellow has a negative CIE a* too), is zero or above."""
+    colourfulness (its largest channel less its smallest): the garden green is about -56, and every
+    other print of the board and the tiles, the flower bands included, is above zero. Glare adds
+    white light to all three channels and a shadow scales them alike; neither changes the measure,
+    so a washed-out or shaded field is as green as a lit one."""
 
     not_green: np.ndarray  #: float32 (H, W)
     linear: np.ndarray  #: float32 (H, W, 3)
@@ -103,11 +109,15 @@ def edge_image(image: np.ndarray, gain: np.ndarray, blur: float = 0.8) -> EdgeIm
 
 
 def not_green(bgr: np.ndarray) -> np.ndarray:
-    """See :class:`EdgeImage`: -100 (G - max(R, B)) / (R + G + B) of a white-balanced uint8 BGR image
-    (the sum floored, so that dark noise stays near zero)."""
+    """See :class:`EdgeImage`: -100 (G - max(R, B)) / (max(R, G, B) - min(R, G, B)) of a white-balanced
+    uint8 BGR image (the colourfulness floored at :data:`CHROMA_FLOOR` of the pixel's sum, so that grey
+    and white pixels with a tint or noise stay near zero)."""
     f = bgr.astype(np.float32)
     b, g, r = f[..., 0], f[..., 1], f[..., 2]
-    return (-100.0 * (g - np.maximum(r, b)) / np.maximum(b + g + r, 60.0)).astype(np.float32)
+    rb = np.maximum(r, b)
+    spread = np.maximum(g, rb) - np.minimum(g, np.minimum(r, b))
+    floor = np.maximum(CHROMA_FLOOR * (b + g + r), CHROMA_MIN)
+    return (-100.0 * (g - rb) / np.maximum(spread, floor)).astype(np.float32)
 
 
 ALONG_MM = (-0.8, 0.0, 0.8)  #: each edge is searched on three parallel lines, averaged against noise
