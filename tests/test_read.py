@@ -137,6 +137,48 @@ def test_board_corners_within_two_pixels(tall):
     assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 2.0
 
 
+def test_outline_quads_finds_a_quadrilateral_and_skips_small_ones():
+    import cv2
+
+    img = np.full((600, 800), 90, np.uint8)
+    board = np.array([[200, 100], [620, 140], [600, 520], [180, 480]], np.int32)
+    cv2.fillConvexPoly(img, board, 200)
+    cv2.rectangle(img, (20, 20), (40, 40), 230, -1)  # too small to be a board
+    quads = board_stage.outline_quads(img)
+    assert len(quads) >= 1
+    q = quads[0]
+    turns = [np.roll(q[::d], k, axis=0) for k in range(4) for d in (1, -1)]
+    off = min(np.max(np.linalg.norm(t - board, axis=1)) for t in turns)
+    assert off < 4.0
+    assert all(cv2.contourArea(q.astype(np.float32)) > 0.02 * img.size for q in quads)
+
+
+def test_board_outline_moved_onto_the_board_by_the_template(tall):
+    """The cue left when tiles hide nearly every hole: a contour a few pixels off the board's edge is
+    moved onto it by the print's template, and scores as a board."""
+    import cv2
+
+    path, truth = tall
+    photo = load_photo(path)
+    s = board_stage.DETECT_LONG_SIDE / max(photo.image.shape[:2])  # the scale the boards are found at
+    small = cv2.resize(photo.image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    gray = board_stage.flat_field(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    want = _corners(truth) * photo.scale * s
+    rough = want + (want.mean(axis=0) - want) * 0.03  # a contour 3 % inside the edge
+    score, H = board_stage.register_outline(gray, [rough], REFERENCE)[0][:2]
+    assert score >= board_stage.MIN_OUTLINE_REGISTRATION
+    got = board_stage.apply_h(H, REFERENCE.board.corners[:, :2])
+    assert np.max(np.linalg.norm(got - want, axis=1)) < 5.0  # the holes' pitch is 15 times this
+    # ... close enough for the holes and the frame to refine it, as after a lattice's registration
+    fit = board_stage.refine(cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY), np.diag([1 / s, 1 / s, 1]) @ H,
+                             REFERENCE)
+    found = fit.project(REFERENCE.board.corners[:, :2])
+    assert np.max(np.linalg.norm(found - want / s, axis=1)) < 2.0
+    # a quadrilateral elsewhere in the photo is no board
+    assert all(r[0] < board_stage.MIN_OUTLINE_REGISTRATION
+               for r in board_stage.register_outline(gray, [rough * 0.4], REFERENCE))
+
+
 def test_camera_focal_length_and_height(tall):
     path, truth = tall
     reading = read_photo(path)

@@ -11,6 +11,8 @@ garden. The reader
    (:func:`register`): every placement of the 8 x 8 grid and every quarter turn that keeps the
    holes on the board is scored against what is printed where no tile can stand: the frame line,
    the storage strip with the flower emblem, the tile recess and the pillar slots;
+   when no lattice registers (tiles hide nearly every hole), the board's outline against the table
+   is tried instead (:func:`outline_quads`, :func:`register_outline`);
 4. refines the homography and the lens distortion on all the evidence (:func:`refine`): every
    hole centre, measured to a fraction of a pixel, and the inner edge of the printed frame line.
 
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
-from scipy.optimize import least_squares
+from scipy.optimize import least_squares, minimize
 from scipy.spatial import cKDTree
 
 from scoring.garden import GRID
@@ -505,6 +507,72 @@ def register(
     return out
 
 
+def outline_quads(gray: np.ndarray, min_area: float = 0.02) -> list[np.ndarray]:
+    """Convex quadrilaterals outlined in a grey image (a board's edge against the table), each (4, 2)
+    pixels in contour order, the largest first: the cue left when tiles hide nearly every hole."""
+    blur = cv2.GaussianBlur(gray, (0, 0), 1.5)
+    edges = cv2.dilate(cv2.Canny(blur, 40, 120), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    quads = []
+    for c in contours:
+        hull = cv2.convexHull(c)
+        area = cv2.contourArea(hull)
+        if area < min_area * gray.size:
+            continue
+        quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if len(quad) == 4:
+            quads.append((area, quad.astype(np.float64)))
+    quads.sort(key=lambda q: -q[0])
+    return [q for _, q in quads]
+
+
+def register_outline(
+    gray: np.ndarray, quads: list[np.ndarray], profile: Profile, max_quads: int = 2
+) -> list[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
+    """Each quadrilateral taken as the board's outline, in every turn that shows the board from above,
+    its corners then moved to where the template agrees best (a contour found runs a few pixels inside
+    or outside the board's edge), scored like :func:`register` (no holes are matched: ``cells`` and
+    ``points`` are empty)."""
+    xy, values = _template_samples(profile)
+    b = profile.board
+    corners = np.array([[0.0, 0.0], [b.width, 0.0], [b.width, b.depth], [0.0, b.depth]], np.float32)
+    centre = (b.width / 2, b.depth / 2)
+    # a smoother agreement to climb first, then a sharper one
+    smooth = [cv2.GaussianBlur(gray, (0, 0), sigma) for sigma in (4.0, 1.5)]
+    h, w = gray.shape
+
+    def homography(quad: np.ndarray) -> np.ndarray:
+        return cv2.getPerspectiveTransform(corners, quad.astype(np.float32))
+
+    def agreement(image: np.ndarray, quad: np.ndarray) -> float:
+        return _ncc_vec(_sample(image, apply_h(homography(quad), xy)), values)
+
+    out = []
+    for quad in quads[:max_quads]:
+        for turn in range(4):
+            for order in (quad, quad[::-1]):
+                q0 = np.roll(order, turn, axis=0)
+                if orientation_sign(homography(q0), centre) <= 0:
+                    continue
+                d = np.zeros(8)
+                for image in smooth:
+                    d = minimize(
+                        lambda d, q0=q0, image=image: -agreement(image, q0 + d.reshape(4, 2)),
+                        d,
+                        method="Powell",
+                        options={"xtol": 0.3, "ftol": 1e-4, "maxfev": 800},
+                    ).x
+                H = homography(q0 + d.reshape(4, 2))
+                uv = apply_h(H, xy)
+                seen = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
+                if seen.mean() < 0.9:
+                    continue
+                score = _ncc_vec(_sample(gray, uv[seen]), values[seen])
+                out.append((score, H, np.zeros((0, 2), int), np.zeros((0, 2))))
+    out.sort(key=lambda o: -o[0])
+    return out
+
+
 # ------------------------------------------------------------------------------------- stage 2c
 
 
@@ -660,6 +728,10 @@ def refine(gray: np.ndarray, H: np.ndarray, profile: Profile, fit_distortion: bo
 
 
 MIN_REGISTRATION = 0.35  #: template agreement below this is not a board
+OUTLINE_LONG_SIDE = 2000  #: the board's outline is looked for at this size
+#: an outline with no lattice of holes behind it must agree with the template this well (a checked
+#: cloth's square or a card's edge passes the lattice's threshold by chance, never this one)
+MIN_OUTLINE_REGISTRATION = 0.6
 FLAT_FIELD_SIGMA = 0.04  #: of the image's long side: light varying more slowly than this is divided out
 
 
@@ -691,6 +763,14 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         )
         if regs and regs[0][0] >= MIN_REGISTRATION:
             break
+    if not regs or regs[0][0] < MIN_REGISTRATION:
+        # no lattice registers (tiles hide nearly every hole): the board's outline, if the photo shows it
+        t = min(OUTLINE_LONG_SIDE / max(image.shape[:2]), 1.0)  # finer than the blobs: clutter merges less
+        mid = cv2.resize(image, None, fx=t, fy=t, interpolation=cv2.INTER_AREA) if t < 1 else image
+        quads = [q * (s / t) for q in outline_quads(cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY))]
+        outline = register_outline(gray_small, quads, profile)
+        outline = [r for r in outline if r[0] >= MIN_OUTLINE_REGISTRATION]
+        regs = sorted([*regs, *outline], key=lambda r: -r[0])
     if not regs or regs[0][0] < MIN_REGISTRATION:
         raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
     H0 = np.diag([1 / s, 1 / s, 1.0]) @ regs[0][1]
