@@ -318,3 +318,26 @@ def test_green_is_green_in_glare_and_in_shadow_and_nothing_else_is():
     assert (not_green(bgr(*others)) >= OTHER_MIN).all()
     tinted = [np.array([150, 160, 150]), np.array([235, 240, 230])]  # greys with a green tint
     assert (not_green(bgr(*tinted)) > GREEN_MAX).all()
+
+
+def test_the_print_past_a_tiles_edges_tells_it_from_its_neighbour_one_cell_over(tmp_path):
+    """Past a path edge the path's cream shows, past a band edge the flower band: a fit one cell off
+    puts its path edges on the band and its band edges on the path."""
+    from vision.read import tilefit
+    from vision.read.views import board_gain
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=2, col=2, level=1, flower="pink")])
+    photo = render_photo(garden, 20_003, tilt_deg=6.0, **PLAIN)
+    reading = read_photo(save_photo(photo, tmp_path / "one.png"))
+    cam = reading.debug["camera"]
+    ph = load_photo(tmp_path / "one.png")
+    img = tilefit.edge_image(ph.image, board_gain(ph.image, cam, REFERENCE))
+    right = tilefit.fit_level(img, cam, REFERENCE, 2, 2, 1)
+    assert right is not None and right.inliers >= 24
+    assert tilefit.sides_agree(img, cam, REFERENCE, 2, 2, right) >= 0.9 * right.inliers
+    # a tile one cell to the right, fitted to the same photo: its left field is this tile's right one,
+    # whose edges it fits, with the path and the band the wrong way round
+    off = tilefit.fit_level(img, cam, REFERENCE, 2, 3, 1)
+    assert off is not None and off.inliers >= 8
+    assert tilefit.sides_agree(img, cam, REFERENCE, 2, 3, off) <= 0.75 * off.inliers

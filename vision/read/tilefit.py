@@ -19,7 +19,7 @@ import numpy as np
 from scipy.ndimage import maximum_filter1d, minimum_filter1d
 
 from vision.camera import Camera
-from vision.profile import Profile
+from vision.profile import Profile, rgb, srgb_to_linear
 from vision.read.board import cross2
 
 SEARCH_MM = 3.5  #: how far across a line its edge is searched for
@@ -372,6 +372,35 @@ def fit_level(
     cost = float(np.mean(np.minimum(res**2, TRUNCATE_PX**2)))
     inliers = int(np.sum(np.abs(res) < INLIER_PX))
     return LevelFit(level, cost, inliers, len(idx), tuple(map(float, pose)), res, idx)
+
+
+def _chromaticity(lin: np.ndarray) -> np.ndarray:
+    return lin / np.maximum(lin.sum(axis=-1, keepdims=True), 1e-6)
+
+
+def sides_agree(img: EdgeImage, cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit) -> int:
+    """How many of the fit's inlier edges show, past the green, what the tile prints there: the path's
+    cream past a path edge, a flower band past a band edge (by chromaticity, nearer the path's or
+    the nearest flower's). A tile mostly hidden, seen by one field, fits the edges of the tile one
+    cell over nearly as well (its band sits where the other's path does, 3 mm off); the prints tell
+    them apart."""
+    edges = tile_edges(profile)
+    inl = fit.edges[np.abs(fit.residuals) < INLIER_PX]
+    if not len(inl):
+        return 0
+    pts = np.array([edges[i].point for i in inl])
+    nrm = np.array([edges[i].normal for i in inl])
+    path_edge = inl % 8 >= 4  # :func:`tile_edges` lists 4 band edges, then 4 path edges
+    t = profile.tile
+    past = pts + nrm * np.where(path_edge, t.path_width / 2, t.band_width / 2)[:, None]
+    uv = np.round(cam.project(_board_points(profile, row, col, np.array(fit.pose), past))).astype(int)
+    h, w = img.shape
+    ch = _chromaticity(img.linear[np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)])
+    path = _chromaticity(srgb_to_linear(rgb(t.path_colour))[::-1])
+    bands = _chromaticity(np.array([srgb_to_linear(rgb(c))[::-1] for c in profile.flowers.values()]))
+    to_path = np.linalg.norm(ch - path, axis=1)
+    to_band = np.min(np.linalg.norm(ch[:, None] - bands[None], axis=2), axis=1)
+    return int(np.sum((to_path < to_band) == path_edge))
 
 
 def ink_spread(img: EdgeImage, cam: Camera, profile: Profile, tiles: list, min_inliers: int = 20) -> float:

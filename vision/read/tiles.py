@@ -144,6 +144,12 @@ def _penalised(f: LevelFit | None) -> float:
     return f.cost + 3.0 * max(0.0, 1.0 - f.found / 16.0)
 
 
+def _support(img: tilefit.EdgeImage, cam: Camera, profile: Profile, r: int, c: int, f: LevelFit) -> int:
+    """A tile's edges on its lines; for a tile seen by few, only those whose far side shows the print
+    the tile has there (:func:`vision.read.tilefit.sides_agree`)."""
+    return f.inliers if f.inliers >= SURE_EDGES else tilefit.sides_agree(img, cam, profile, r, c, f)
+
+
 def _placed(f: LevelFit) -> bool:
     """Whether the fitted placement is one a hand makes (spec 2.3: within 1.5 mm and 3 degrees, plus
     what the camera fit leaves): a fit that slid further has latched onto a neighbour's lines."""
@@ -291,7 +297,7 @@ def solve(
             if b is None:
                 continue
             k, f = b
-            key = (1, f.inliers, -f.cost)
+            key = (1, _support(img, cam, profile, r, c, f), -f.cost)
             if best is None or key > best[0]:
                 best = (key, (r, c), k, f)
         if best is None and stale:
@@ -336,7 +342,7 @@ def solve(
                 )
                 # a tile seen by one field can be mistaken for its neighbour shifted by the band's width
                 # (3 mm): the smaller shift from its block is the right one
-                key = (0, f.inliers, -float(np.hypot(f.pose[1], f.pose[2])))
+                key = (0, _support(img, cam, profile, r, c, f), -float(np.hypot(f.pose[1], f.pose[2])))
                 if n >= MIN_UNEXPLAINED and (best is None or key > best[0]):
                     best = (key, (r, c), k, f)
         if best is None:
