@@ -399,6 +399,7 @@ NEUTRAL = np.full(3, 1 / 3, np.float32)  #: the chromaticity of white and grey
 #: half-width (perpendicular over along), still shows it (the fountain's water, white where it mirrors
 #: the light, is cyan-white on its way there)
 WASH_MIN = 0.2
+WASH_MAX = 1.2  #: ... and no more saturated than this share past it
 WASH_CONE = 0.35
 
 
@@ -432,12 +433,12 @@ class Classifier:
     def washed(self, lin: np.ndarray, name: str) -> np.ndarray:
         """Pixels (N,) that show colour ``name`` washed out towards white (a gloss highlight, glare): their
         chromaticity lies between neutral and the colour's, in the colour's own direction, at least
-        :data:`WASH_MIN` of the way."""
+        :data:`WASH_MIN` of the way (and not past :data:`WASH_MAX`)."""
         d = self.chroma[self.index[name]] - NEUTRAL
         off = chroma(lin) - NEUTRAL
         t = off @ d / float(d @ d)
         perp = np.linalg.norm(off - t[:, None] * d[None], axis=1)
-        return (t >= WASH_MIN) & (t <= 1.2) & (perp <= WASH_CONE * t * float(np.linalg.norm(d)))
+        return (t >= WASH_MIN) & (t <= WASH_MAX) & (perp <= WASH_CONE * t * float(np.linalg.norm(d)))
 
 
 def chroma(lin: np.ndarray) -> np.ndarray:
