@@ -168,3 +168,17 @@ def test_water_washed_out_by_a_highlight_still_counts_as_water() -> None:
     assert not clf.washed(np.array([rim, plaque, 0.4 * white, 2 * rim]), "water").any()
     # nor is water washed beyond recognition (nearly white)
     assert not clf.washed(np.array([water + 30 * white]), "water").any()
+
+
+def test_the_readmes_example_photo_reads_its_true_score() -> None:
+    """The first command of the README scores this photo; a belvedere beside a fountain's place, whose
+    tile shows a pale blue shadow, once read as a fountain there (washed-out water must be bright)."""
+    import json
+    from pathlib import Path
+
+    from scoring.score import score_garden
+    from vision.read import read_photo
+
+    photo = Path(__file__).resolve().parent.parent / "sample_images" / "08-all-decorations.jpg"
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    assert score_garden(read_photo(photo).garden).total == truth["score"]["total"]

@@ -401,6 +401,7 @@ NEUTRAL = np.full(3, 1 / 3, np.float32)  #: the chromaticity of white and grey
 WASH_MIN = 0.2
 WASH_MAX = 1.2  #: ... and no more saturated than this share past it
 WASH_CONE = 0.35
+WASH_BRIGHT = 1.0  #: ... and at least as bright as the colour lit (a highlight adds light)
 
 
 class Classifier:
@@ -875,8 +876,8 @@ class Scorer:
             lo, hi = REL_LUM[col]
             rel = y[m] / ref
             hit[m] = self.group_of[col][k[m]] & (rel >= lo) & (rel <= hi)
-            if col == "water":
-                hit[m] |= self.classifier.washed(lin[m], "water") & (rel >= lo)
+            if col == "water":  # a highlight washes it out and brightens it: a pale, dim blue is a shadow
+                hit[m] |= self.classifier.washed(lin[m], "water") & (rel >= WASH_BRIGHT)
         # a cover point is a hit where the photo does not show the print the empty tile would
         shown = np.where(green, PRINT_GREEN, self.print_of_class[k])
         hit[cover_seg] = (shown != expect)[cover_seg]
