@@ -463,6 +463,18 @@ def _ncc_vec(x: np.ndarray, y: np.ndarray) -> float:
     return float((x * y).sum() / d) if d > 0 else 0.0
 
 
+def _agreement_in_frame(gray: np.ndarray, H: np.ndarray, xy: np.ndarray, values: np.ndarray) -> float | None:
+    """The template's agreement (:func:`_ncc_vec`) with the photo under ``H`` (board mm -> pixels), on
+    the template samples in the photo; None when the board is not wholly in the photo (under 90% of
+    the samples)."""
+    h, w = gray.shape
+    uv = apply_h(H, xy)
+    seen = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
+    if seen.mean() < 0.9:
+        return None
+    return _ncc_vec(_sample(gray, uv[seen]), values[seen])
+
+
 def register(
     gray: np.ndarray, lattice: Lattice, profile: Profile
 ) -> list[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
@@ -475,7 +487,6 @@ def register(
     xy, values = _template_samples(profile)
     to_board = cell_to_board(profile)
     centre = (profile.board.width / 2, profile.board.depth / 2)
-    h, w = gray.shape
     out = []
     for A in _symmetries():
         cr = lattice.index @ A.T  # (col, row) up to an offset
@@ -496,11 +507,9 @@ def register(
             H /= H[2, 2]
             if orientation_sign(H, centre) <= 0:
                 continue
-            uv = apply_h(H, xy)
-            seen = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
-            if seen.mean() < 0.9:  # the whole board is in the photo
+            score = _agreement_in_frame(gray, H, xy, values)
+            if score is None:  # the whole board is in the photo
                 continue
-            score = _ncc_vec(_sample(gray, uv[seen]), values[seen])
             cells = (cr + [oc, orow])[:, ::-1]
             out.append((score, H, cells[inside], lattice.points[inside]))
     out.sort(key=lambda o: -o[0])
@@ -535,11 +544,10 @@ def register_outline(
     ``points`` are empty)."""
     xy, values = _template_samples(profile)
     b = profile.board
-    corners = np.array([[0.0, 0.0], [b.width, 0.0], [b.width, b.depth], [0.0, b.depth]], np.float32)
+    corners = b.corners[:, :2].astype(np.float32)
     centre = (b.width / 2, b.depth / 2)
     # a smoother agreement to climb first, then a sharper one
     smooth = [cv2.GaussianBlur(gray, (0, 0), sigma) for sigma in (4.0, 1.5)]
-    h, w = gray.shape
 
     def homography(quad: np.ndarray) -> np.ndarray:
         return cv2.getPerspectiveTransform(corners, quad.astype(np.float32))
@@ -563,12 +571,9 @@ def register_outline(
                         options={"xtol": 0.3, "ftol": 1e-4, "maxfev": 800},
                     ).x
                 H = homography(q0 + d.reshape(4, 2))
-                uv = apply_h(H, xy)
-                seen = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
-                if seen.mean() < 0.9:
-                    continue
-                score = _ncc_vec(_sample(gray, uv[seen]), values[seen])
-                out.append((score, H, np.zeros((0, 2), int), np.zeros((0, 2))))
+                score = _agreement_in_frame(gray, H, xy, values)
+                if score is not None:
+                    out.append((score, H, np.zeros((0, 2), int), np.zeros((0, 2))))
     out.sort(key=lambda o: -o[0])
     return out
 
