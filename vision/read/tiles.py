@@ -79,9 +79,17 @@ def field_samples(profile: Profile) -> np.ndarray:
 
 def green_fractions(img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range) -> np.ndarray:
     """(levels, 7, 7): the share of each block's field samples that are green on each level's plane."""
+    return green_counts(img, cam, profile, levels) / len(field_samples(profile))
+
+
+def green_counts(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range, explained: np.ndarray | None = None
+) -> np.ndarray:
+    """(levels, 7, 7): how many of each block's field samples are green on each level's plane (and, with
+    ``explained``, in no accepted tile's top: pixels where it is 0)."""
     local = field_samples(profile)
     ng = img.not_green
-    out = np.zeros((len(levels), BLOCKS, BLOCKS))
+    out = np.zeros((len(levels), BLOCKS, BLOCKS), int)
     h, w = ng.shape
     for li, k in enumerate(levels):
         z = profile.tile_top_z(k)
@@ -92,9 +100,11 @@ def green_fractions(img: tilefit.EdgeImage, cam: Camera, profile: Profile, level
                 pts.append(np.column_stack([local[:, 0] + cx, local[:, 1] + cy, np.full(len(local), z)]))
         uv = np.round(cam.project(np.vstack(pts))).astype(int)
         ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
-        val = np.zeros(len(uv))
+        val = np.zeros(len(uv), bool)
         val[ok] = ng[uv[ok, 1], uv[ok, 0]] <= tilefit.GREEN_MAX
-        out[li] = val.reshape(BLOCKS * BLOCKS, len(local)).mean(axis=1).reshape(BLOCKS, BLOCKS)
+        if explained is not None:
+            val[ok] &= explained[uv[ok, 1], uv[ok, 0]] == 0
+        out[li] = val.reshape(BLOCKS * BLOCKS, len(local)).sum(axis=1).reshape(BLOCKS, BLOCKS)
     return out
 
 
@@ -235,13 +245,14 @@ def late_proposals(
 ) -> list[tuple[int, int, int]]:
     """Blocks and levels not fitted yet whose plane shows enough green that no accepted tile's top
     explains, and where the rules allow a tile beside those accepted (spec 1.1)."""
+    unexplained = green_counts(img, cam, profile, levels, explained)
     out = []
     for r in range(BLOCKS):
         for c in range(BLOCKS):
-            for k in levels:
+            for li, k in enumerate(levels):
                 if k in fits.get((r, c), {}) or any(_excludes(f, r, c, k) for f in found):
                     continue
-                if unexplained_green(img, cam, profile, r, c, k, explained) >= LATE_GREEN:
+                if unexplained[li, r, c] >= LATE_GREEN:
                     out.append((r, c, k))
     return out
 
