@@ -184,29 +184,6 @@ def _plausible(f: LevelFit, min_inliers: int, strict: bool = False) -> bool:
     return f.inliers >= min_inliers and f.inliers >= share * f.found and f.cost <= cost and _placed(f)
 
 
-def unexplained_green(
-    img: tilefit.EdgeImage,
-    cam: Camera,
-    profile: Profile,
-    row: int,
-    col: int,
-    level: int,
-    explained: np.ndarray,
-) -> int:
-    """How many of the tile's field samples on ``level`` are green and in no accepted tile's top."""
-    local = field_samples(profile)
-    cx, cy = profile.block_centre(row, col)
-    pts = np.column_stack(
-        [local[:, 0] + cx, local[:, 1] + cy, np.full(len(local), profile.tile_top_z(level))]
-    )
-    uv = np.round(cam.project(pts)).astype(int)
-    h, w = img.shape
-    ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
-    uv = uv[ok]
-    green = img.not_green[uv[:, 1], uv[:, 0]] <= tilefit.GREEN_MAX
-    return int(np.sum(green & (explained[uv[:, 1], uv[:, 0]] == 0)))
-
-
 def owned_lines(
     cam: Camera,
     profile: Profile,
@@ -335,12 +312,13 @@ def solve(
                 continue
         if best is None:
             # the second pass: tiles mostly hidden, accepted for the green they alone explain
+            unexplained = green_counts(img, cam, profile, levels, explained)
             for (r, c), per_level in fits.items():
                 b = _best(per_level, MIN_EDGES, strict=True)
                 if b is None:
                     continue
                 k, f = b
-                n = unexplained_green(img, cam, profile, r, c, k, explained)
+                n = int(unexplained[levels.index(k), r, c])
                 log.debug(
                     "  second pass %s level %d: %d unexplained, %d on lines of %d, cost %.2f, stale %s",
                     (r, c),
