@@ -26,6 +26,13 @@ def srgb_to_linear(c: np.ndarray, dtype: type = np.float32) -> np.ndarray:
     return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4).astype(dtype)
 
 
+def chroma(lin: np.ndarray) -> np.ndarray:
+    """Chromaticity: each channel over the sum of the three, of linear colours (..., 3), in their own
+    channel order. A shadow scales all three alike and leaves it unchanged."""
+    s = np.maximum(lin.sum(axis=-1, keepdims=True), 1e-4)
+    return lin / s
+
+
 def linear_to_srgb(c: np.ndarray) -> np.ndarray:
     c = np.clip(np.asarray(c, dtype=np.float32), 0.0, 1.0)
     return np.where(c <= 0.0031308, c * 12.92, 1.055 * np.power(c, 1 / 2.4) - 0.055).astype(

@@ -32,7 +32,7 @@ import numpy as np
 
 from scoring.garden import GRID, Cell, Decoration
 from vision.camera import Camera
-from vision.profile import DecorationModel, Profile, rgb, srgb_to_linear
+from vision.profile import DecorationModel, Profile, chroma, rgb, srgb_to_linear
 
 KINDS = ("statue", "fountain", "bridge", "stairs", "belvedere")
 
@@ -440,12 +440,6 @@ class Classifier:
         t = off @ d / float(d @ d)
         perp = np.linalg.norm(off - t[:, None] * d[None], axis=1)
         return (t >= WASH_MIN) & (t <= WASH_MAX) & (perp <= WASH_CONE * t * float(np.linalg.norm(d)))
-
-
-def chroma(lin: np.ndarray) -> np.ndarray:
-    """Chromaticity (b, g, r) / (b + g + r) of linear pixels (..., 3)."""
-    s = np.maximum(lin.sum(axis=-1, keepdims=True), 1e-4)
-    return lin / s
 
 
 GREEN_DOMINANCE = 0.06  #: garden green: its green chromaticity exceeds red's and blue's by this much

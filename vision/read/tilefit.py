@@ -19,7 +19,7 @@ import numpy as np
 from scipy.ndimage import maximum_filter1d, minimum_filter1d
 
 from vision.camera import Camera
-from vision.profile import Profile, rgb, srgb_to_linear
+from vision.profile import Profile, chroma, rgb, srgb_to_linear
 from vision.read.board import cross2
 
 SEARCH_MM = 3.5  #: how far across a line its edge is searched for
@@ -374,10 +374,6 @@ def fit_level(
     return LevelFit(level, cost, inliers, len(idx), tuple(map(float, pose)), res, idx)
 
 
-def _chromaticity(lin: np.ndarray) -> np.ndarray:
-    return lin / np.maximum(lin.sum(axis=-1, keepdims=True), 1e-6)
-
-
 def sides_agree(img: EdgeImage, cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit) -> int:
     """How many of the fit's inlier edges show, past the green, what the tile prints there: the path's
     cream past a path edge, a flower band past a band edge (by chromaticity, nearer the path's or
@@ -395,9 +391,9 @@ def sides_agree(img: EdgeImage, cam: Camera, profile: Profile, row: int, col: in
     past = pts + nrm * np.where(path_edge, t.path_width / 2, t.band_width / 2)[:, None]
     uv = np.round(cam.project(_board_points(profile, row, col, np.array(fit.pose), past))).astype(int)
     h, w = img.shape
-    ch = _chromaticity(img.linear[np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)])
-    path = _chromaticity(srgb_to_linear(rgb(t.path_colour))[::-1])
-    bands = _chromaticity(np.array([srgb_to_linear(rgb(c))[::-1] for c in profile.flowers.values()]))
+    ch = chroma(img.linear[np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)])
+    path = chroma(srgb_to_linear(rgb(t.path_colour))[::-1])
+    bands = chroma(np.array([srgb_to_linear(rgb(c))[::-1] for c in profile.flowers.values()]))
     to_path = np.linalg.norm(ch - path, axis=1)
     to_band = np.min(np.linalg.norm(ch[:, None] - bands[None], axis=2), axis=1)
     return int(np.sum((to_path < to_band) == path_edge))
