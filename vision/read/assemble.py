@@ -9,7 +9,9 @@ lowers the confidence.
 
 Errors that only say that tiles must be hidden under others (a tile on level 3 with no level-2 tile
 in sight: ``level-gap``, ``unsupported``, ``missing-belvedere``) are not the reader's to correct: the
-score only depends on what is seen, and the hidden tiles are left out of the reading on purpose.
+score only depends on what is seen, and the hidden tiles are left out of the reading on purpose. So
+is a statue out of line with the others where one statue hidden under a higher tile (or serving as
+a pillar) would put it in line: the rule counts statues no photo shows.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.garden import FORMAT, Decoration, Garden, Tile
-from scoring.rules import Finding, check
+from scoring.garden import FORMAT, GRID, Cell, Decoration, Garden, Tile
+from scoring.rules import Finding, check, in_line
+from scoring.visibility import top_levels
 from vision.read.reading import ReadWarning
 
 #: rules whose errors a wrong reading can cause and another reading can mend
@@ -59,7 +62,30 @@ def garden_of(board_flower: str | None, tiles: Sequence[Tile], pieces: Sequence[
 
 
 def errors(garden: Garden) -> list[Finding]:
-    return [f for f in check(garden) if f.severity == "error" and f.rule in CORRECTABLE]
+    return [
+        f
+        for f in check(garden)
+        if f.severity == "error" and f.rule in CORRECTABLE and not hidden_statue_links(garden, f)
+    ]
+
+
+def hidden_statue_links(garden: Garden, finding: Finding) -> list[Cell]:
+    """For a ``statue-line`` finding: the cells where one statue hidden from the camera would put the
+    finding's statues in line with the others. A statue can hide on a field of a tile with a higher
+    tile over it, or serve as a pillar under one: on a cell whose top tile is on level 2 or more."""
+    if finding.rule != "statue-line":
+        return []
+    group = {tuple(c) for c in finding.cells}
+    others = [d.cells[0] for d in garden.decorations if d.kind == "statue" and tuple(d.cells[0]) not in group]
+    top = top_levels(garden)
+    return [
+        (r, c)
+        for r in range(GRID)
+        for c in range(GRID)
+        if top[r][c] >= 2
+        and any(in_line((r, c), g) for g in group)
+        and any(in_line((r, c), o) for o in others)
+    ]
 
 
 def _touches(finding: Finding, cells: Sequence[tuple[int, int]]) -> bool:
@@ -127,6 +153,16 @@ def self_correct(
     for e in errs:
         warnings.append(ReadWarning("illegal", f"{e.rule}: {e.message}", tuple(map(tuple, e.cells))))
         doubts += 1
+    for f in check(garden):
+        if hidden_statue_links(garden, f):
+            warnings.append(
+                ReadWarning(
+                    "hidden-statue",
+                    f"statue on {_cells(f.cells)} is in line with the others only through a statue "
+                    "hidden under a higher tile (not read: it does not score)",
+                    tuple(map(tuple, f.cells)),
+                )
+            )
     hidden = [f for f in check(garden) if f.rule in HIDDEN_TILES]
     if hidden:
         cells = tuple(sorted({tuple(c) for f in hidden for c in f.cells}))

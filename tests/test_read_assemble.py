@@ -1,0 +1,45 @@
+"""The reader's last stage: a reading checked against the rules and mended where the reader erred."""
+
+from __future__ import annotations
+
+from builders import deco, tile
+
+from vision.read.assemble import PieceChoice, TileChoice, self_correct
+
+
+def _choices(tiles):
+    return [TileChoice(t, {t.level: 0.1}) for t in tiles]
+
+
+def test_a_lone_statue_with_nowhere_to_hide_a_partner_is_left_out():
+    tiles = [tile(0, 0, 1), tile(4, 4, 1)]
+    sure = PieceChoice(deco("statue", [(0, 0)], 1), 0.9)
+    doubtful = PieceChoice(deco("statue", [(5, 5)], 1), 0.4)
+    garden, warnings, doubts = self_correct("pink", _choices(tiles), [sure, doubtful])
+    assert [d.cells for d in garden.decorations] == [((0, 0),)]
+    assert [w.code for w in warnings] == ["removed"]
+    assert warnings[0].cells == ((5, 5),)
+    assert doubts == 1
+
+
+def test_a_statue_in_line_through_a_statue_hidden_under_a_higher_tile_is_kept():
+    # the level-2 tile over (0, 1) can hide a statue there (on the level-1 tile, or as a pillar): it
+    # shares row 0 with the statue on (0, 0) and column 1 with the one on (5, 1)
+    tiles = [tile(0, 0, 1), tile(0, 1, 2), tile(4, 0, 1)]
+    pieces = [PieceChoice(deco("statue", [(0, 0)], 1), 0.9), PieceChoice(deco("statue", [(5, 1)], 1), 0.4)]
+    garden, warnings, doubts = self_correct("pink", _choices(tiles), pieces)
+    assert sorted(d.cells for d in garden.decorations) == [((0, 0),), ((5, 1),)]
+    hidden = [w for w in warnings if w.code == "hidden-statue"]
+    assert len(hidden) == 1 and hidden[0].cells in (((0, 0),), ((5, 1),))
+    assert "removed" not in {w.code for w in warnings}
+    assert doubts == 0
+
+
+def test_a_tile_that_breaks_the_rules_is_read_on_its_next_best_level():
+    # level 2 over level 1 on the same footprint is impossible; level 3 fitted nearly as well
+    tiles = [TileChoice(tile(2, 2, 1), {1: 0.1}), TileChoice(tile(2, 2, 2), {2: 0.3, 3: 0.5})]
+    garden, warnings, doubts = self_correct("pink", tiles, [])
+    assert sorted(t.level for t in garden.tiles) == [1, 3]
+    # level 3 with no level 2 in sight: a tile hidden under it is implied, which is no doubt
+    assert [w.code for w in warnings] == ["level-corrected", "hidden-tiles"]
+    assert doubts == 1
