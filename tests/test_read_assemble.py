@@ -43,3 +43,21 @@ def test_a_tile_that_breaks_the_rules_is_read_on_its_next_best_level():
     # level 3 with no level 2 in sight: a tile hidden under it is implied, which is no doubt
     assert [w.code for w in warnings] == ["level-corrected", "hidden-tiles"]
     assert doubts == 1
+
+
+def test_a_fountain_half_on_a_tile_hidden_under_a_higher_one_is_kept():
+    tiles = [tile(2, 2, 1), tile(2, 4, 3)]
+    fountain = PieceChoice(deco("fountain", [(2, 3), (2, 4)], 1), 0.8)
+    garden, warnings, doubts = self_correct("pink", _choices(tiles), [fountain])
+    assert [d.kind for d in garden.decorations] == ["fountain"]
+    hidden = [w for w in warnings if w.code == "hidden-tiles"]
+    assert len(hidden) == 1 and (2, 4) in hidden[0].cells
+    assert doubts == 0
+
+
+def test_a_fountain_half_over_the_open_board_is_left_out():
+    tiles = [tile(2, 2, 1), tile(4, 4, 1)]
+    fountain = PieceChoice(deco("fountain", [(2, 3), (2, 4)], 1), 0.8)
+    garden, warnings, doubts = self_correct("pink", _choices(tiles), [fountain])
+    assert garden.decorations == ()
+    assert [w.code for w in warnings] == ["removed"]

@@ -85,10 +85,31 @@ def test_candidates_follow_the_rules() -> None:
     stairs = {(c.cells, c.levels) for c in cands if c.kind == "stairs"}
     assert (((3, 2), (4, 2)), (1, 2)) in stairs
     assert all(lv[1] - lv[0] == 1 and not surf.has(cells[0], lv[1]) for cells, lv in stairs)
-    bridges = [c for c in cands if c.kind == "bridge"]
+    bridges = [c for c in cands if c.kind == "bridge" and not c.hidden]  # on tiles read
     assert {c.cells for c in bridges} == {((3, 4), (4, 4), (5, 4)), ((3, 5), (4, 5), (5, 5))}
     assert all(not surf.has(c.cells[1], c.level) for c in bridges)
     assert not any(c.kind == "statue" and c.cells == ((4, 2),) and c.levels == (1,) for c in cands)
+
+
+def test_pieces_may_stand_on_a_tile_hidden_under_a_higher_one() -> None:
+    """Next to a field seen from above, a cell covered by a higher tile may hide a tile of a lower level:
+    a fountain or stairs seen by one half may stand on it (and scores by that half)."""
+    surf = Surfaces([PlacedTile(2, 2, 1), PlacedTile(2, 4, 3)], REFERENCE)
+    cands = candidates(surf)
+    fountains = {(c.cells, c.levels) for c in cands if c.kind == "fountain"}
+    assert fountains == {(((2, 3), (2, 4)), (1, 1)), (((3, 3), (3, 4)), (1, 1))}
+    stairs = {(c.cells, c.levels) for c in cands if c.kind == "stairs"}
+    assert (((2, 3), (2, 4)), (1, 2)) in stairs  # up to a level-2 tile under the level-3 one
+    assert all(cells[1] in ((2, 4), (3, 4)) for cells, _ in stairs)  # never onto the open board
+    step = surf.field((2, 4), 1) - surf.field((2, 3), 1)
+    assert np.allclose(step, [REFERENCE.board.pitch, 0.0, 0.0])  # one cell over, on the same plane
+    # a bridge over an open cell to the field of a tile hidden under the level-3 tile two cells over
+    gap = candidates(Surfaces([PlacedTile(2, 2, 1), PlacedTile(2, 5, 3)], REFERENCE))
+    assert {(c.cells, c.hidden) for c in gap if c.kind == "bridge"} == {
+        (((2, 3), (2, 4), (2, 5)), True),
+        (((3, 3), (3, 4), (3, 5)), True),
+    }
+    assert not any(c.kind == "fountain" and c.level == 1 for c in gap)
 
 
 def test_evaluation_counts() -> None:

@@ -10,8 +10,9 @@ lowers the confidence.
 Errors that only say that tiles must be hidden under others (a tile on level 3 with no level-2 tile
 in sight: ``level-gap``, ``unsupported``, ``missing-belvedere``) are not the reader's to correct: the
 score only depends on what is seen, and the hidden tiles are left out of the reading on purpose. So
-is a statue out of line with the others where one statue hidden under a higher tile (or serving as
-a pillar) would put it in line: the rule counts statues no photo shows.
+is a piece seen standing partly on such a hidden tile (a fountain, stairs), and a statue out of line
+with the others where one statue hidden under a higher tile (or serving as a pillar) would put it in
+line: the rule counts statues no photo shows.
 """
 
 from __future__ import annotations
@@ -65,8 +66,26 @@ def errors(garden: Garden) -> list[Finding]:
     return [
         f
         for f in check(garden)
-        if f.severity == "error" and f.rule in CORRECTABLE and not hidden_statue_links(garden, f)
+        if f.severity == "error"
+        and f.rule in CORRECTABLE
+        and not hidden_statue_links(garden, f)
+        and not on_hidden_tile(garden, f)
     ]
+
+
+def on_hidden_tile(garden: Garden, finding: Finding) -> bool:
+    """For an ``off-tile`` finding: whether the field a piece lacks a tile under is covered by a higher
+    tile, so that a tile of the piece's level may be hidden there."""
+    if finding.rule != "off-tile":
+        return False
+    top = top_levels(garden)
+    lacking = [
+        (cell, level)
+        for d in garden.decorations
+        for cell, level in d.cell_levels
+        if cell in finding.cells and not any(t.level == level and t.covers(cell) for t in garden.tiles)
+    ]
+    return bool(lacking) and all(top[r][c] > level for (r, c), level in lacking)
 
 
 def hidden_statue_links(garden: Garden, finding: Finding) -> list[Cell]:
@@ -163,13 +182,13 @@ def self_correct(
                     tuple(map(tuple, f.cells)),
                 )
             )
-    hidden = [f for f in check(garden) if f.rule in HIDDEN_TILES]
+    hidden = [f for f in check(garden) if f.rule in HIDDEN_TILES or on_hidden_tile(garden, f)]
     if hidden:
         cells = tuple(sorted({tuple(c) for f in hidden for c in f.cells}))
         warnings.append(
             ReadWarning(
                 "hidden-tiles",
-                "some tiles stand on tiles hidden under others (not read: they do not score)",
+                "some tiles or pieces stand on tiles hidden under others (not read: they do not score)",
                 cells,
             )
         )

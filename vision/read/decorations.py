@@ -76,6 +76,8 @@ class Surfaces:
                     self.at.setdefault(((r, c), t.level), i)
                     top[r, c] = max(top[r, c], t.level)
         self.top = top
+        #: fields of tiles hidden under higher ones that a piece seen may stand on: centre, turn
+        self.guessed: dict[tuple[Cell, int], tuple[np.ndarray, float]] = {}
 
     def pose(self, i: int) -> tuple[float, float, float, float]:
         """Tile i's top centre (x, y, z) and turn (degrees)."""
@@ -86,6 +88,8 @@ class Surfaces:
 
     def field(self, cell: Cell, level: int) -> np.ndarray:
         """The centre (x, y, z) of the field over ``cell`` on the tile of ``level``."""
+        if (cell, level) in self.guessed:
+            return self.guessed[(cell, level)][0]
         i = self.at[(cell, level)]
         t = self.tiles[i]
         x, y, z, turn = self.pose(i)
@@ -95,6 +99,8 @@ class Surfaces:
         return np.array([*(np.array([x, y]) + rot @ local), z])
 
     def turn(self, cell: Cell, level: int) -> float:
+        if (cell, level) in self.guessed:
+            return self.guessed[(cell, level)][1]
         return self.pose(self.at[(cell, level)])[3]
 
     def has(self, cell: Cell, level: int) -> bool:
@@ -103,6 +109,24 @@ class Surfaces:
     def seen(self, cell: Cell, level: int) -> bool:
         """No tile above ``level`` covers ``cell`` (it is seen from directly above)."""
         return bool(self.top[cell] <= level)
+
+    def under(self, cell: Cell, level: int) -> bool:
+        """A tile of ``level`` may stand over ``cell`` unread: none was read there, and a higher tile
+        covers the cell, hiding what is below it."""
+        return not self.has(cell, level) and bool(self.top[cell] > level)
+
+    def beside(self, cell: Cell, level: int, other: Cell, other_level: int) -> np.ndarray:
+        """The centre of the field over ``other`` on a tile of ``other_level`` hidden under higher ones,
+        taken to be placed as the tile read under (``cell``, ``level``); remembered, so that
+        :meth:`field` and :meth:`turn` know it."""
+        p = self.field(cell, level)
+        turn = self.turn(cell, level)
+        a = math.radians(turn)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        step = np.subtract(self.profile.cell_centre(*other), self.profile.cell_centre(*cell))
+        q = np.array([*(p[:2] + rot @ step), self.profile.tile_top_z(other_level)])
+        self.guessed[(other, other_level)] = (q, turn)
+        return q
 
 
 @dataclass(frozen=True)
@@ -116,6 +140,7 @@ class Candidate:
     angle_deg: float  #: direction of the piece's local x axis in the board frame
     run: float = 0.0  #: stairs: length of the run
     rise: float = 0.0  #: stairs: height from the lower tile's top to the upper tile's top
+    hidden: bool = False  #: one of its fields is on a tile hidden under higher ones, not read
 
     @property
     def level(self) -> int:
@@ -155,6 +180,8 @@ def candidates(surf: Surfaces) -> list[Candidate]:
         ti = surf.at[(cell, level)]
         for nb, (dr, dc) in _adjacent(cell):
             forward = (dr, dc) in ((0, 1), (1, 0))
+            if surf.seen(cell, level):
+                out += _on_hidden(surf, cell, level, (dr, dc), p, half_field)
             # fountain: two fields of two tiles of one level (each pair once)
             if forward and surf.has(nb, level) and surf.at[(nb, level)] != ti:
                 if surf.seen(cell, level) or surf.seen(nb, level):
@@ -200,6 +227,41 @@ def candidates(surf: Surfaces) -> list[Candidate]:
                             float(q[2] - p[2]),
                         )
                     )
+    return out
+
+
+def _on_hidden(
+    surf: Surfaces, cell: Cell, level: int, step: tuple[int, int], p: np.ndarray, half_field: float
+) -> list[Candidate]:
+    """Fountains, bridges and stairs from a field seen from above, in direction ``step``, onto a field
+    of a tile hidden under higher ones (:meth:`Surfaces.under`): the piece scores by what is seen."""
+    out = []
+    nb = (cell[0] + step[0], cell[1] + step[1])
+    far = (cell[0] + 2 * step[0], cell[1] + 2 * step[1])
+    if surf.under(nb, level):
+        q = surf.beside(cell, level, nb, level)
+        pair = tuple(sorted((cell, nb)))
+        out.append(Candidate("fountain", pair, (level, level), tuple((p + q) / 2), _angle(p, q), hidden=True))
+    if 0 <= far[0] < GRID and 0 <= far[1] < GRID and not surf.has(nb, level) and surf.under(far, level):
+        q = surf.beside(cell, level, far, level)
+        line = tuple(sorted((cell, nb, far)))
+        out.append(Candidate("bridge", line, (level,) * 3, tuple((p + q) / 2), _angle(p, q), hidden=True))
+    if surf.under(nb, level + 1) and not surf.has(cell, level + 1):
+        q = surf.beside(cell, level, nb, level + 1)
+        ang = _angle(p, q)
+        start = p[:2] - half_field * np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
+        out.append(
+            Candidate(
+                "stairs",
+                (cell, nb),
+                (level, level + 1),
+                (float(start[0]), float(start[1]), float(p[2])),
+                ang,
+                2 * half_field,  # up to the hidden tile's edge, where the cells meet
+                float(q[2] - p[2]),
+                hidden=True,
+            )
+        )
     return out
 
 
@@ -972,6 +1034,9 @@ THRESHOLDS: dict[str, float] = {
     "stairs": 0.5,
     "belvedere": 0.5,
 }
+#: a piece seen by the half that stands on a tile read must look surely itself there: it implies a tile
+#: hidden under higher ones for its other half (the wrong ones scored 0.5-0.62, the right ones 0.89-1)
+ON_HIDDEN_MIN = 0.85
 #: stairs climbing to a field read as another symbol lose this much of their score (a round marker
 #: allows it, rarely; it mostly tells which way stairs that the photo shows climb)
 SYMBOL_MISMATCH = 0.3
@@ -1059,6 +1124,8 @@ def read_decorations(
                 c = ev.candidate
                 if ev.score < THRESHOLDS[kind]:
                     break
+                if c.hidden and ev.score < ON_HIDDEN_MIN:
+                    continue
                 fields = set(c.fields)
                 if ev.visible < MIN_VISIBLE or fields & taken:
                     continue
