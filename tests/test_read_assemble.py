@@ -26,13 +26,18 @@ def test_a_statue_in_line_through_a_statue_hidden_under_a_higher_tile_is_kept():
     # the level-2 tile over (0, 1) can hide a statue there (on the level-1 tile, or as a pillar): it
     # shares row 0 with the statue on (0, 0) and column 1 with the one on (5, 1)
     tiles = [tile(0, 0, 1), tile(0, 1, 2), tile(4, 0, 1)]
-    pieces = [PieceChoice(deco("statue", [(0, 0)], 1), 0.9), PieceChoice(deco("statue", [(5, 1)], 1), 0.4)]
+    pieces = [PieceChoice(deco("statue", [(0, 0)], 1), 1.0), PieceChoice(deco("statue", [(5, 1)], 1), 0.95)]
     garden, warnings, doubts = self_correct("pink", _choices(tiles), pieces)
     assert sorted(d.cells for d in garden.decorations) == [((0, 0),), ((5, 1),)]
     hidden = [w for w in warnings if w.code == "hidden-statue"]
     assert len(hidden) == 1 and hidden[0].cells in (((0, 0),), ((5, 1),))
     assert "removed" not in {w.code for w in warnings}
     assert doubts == 0
+    # read less surely, the statue out of line is more likely a mistake than in line with a hidden one
+    doubtful = [pieces[0], PieceChoice(deco("statue", [(5, 1)], 1), 0.7)]
+    garden, warnings, _ = self_correct("pink", _choices(tiles), doubtful)
+    assert [d.cells for d in garden.decorations] == [((0, 0),)]
+    assert [w.code for w in warnings if w.code != "hidden-tiles"] == ["removed"]
 
 
 def test_a_tile_that_breaks_the_rules_is_read_on_its_next_best_level():
