@@ -10,7 +10,7 @@ from scoring.garden import Decoration, Garden, Tile
 from scoring.rules import check
 from vision.camera import Camera
 from vision.profile import REFERENCE
-from vision.read.decorations import PlacedTile, Surfaces, candidates
+from vision.read.decorations import PlacedTile, Scorer, Surfaces, candidates, palette, piece_parts
 from vision.read.overlay import board_box, draw_overlay
 from vision.read.pieces import read_pieces, truth_tiles
 from vision.read.pieces_eval import evaluate_decorations, evaluate_symbols
@@ -110,6 +110,27 @@ def test_pieces_may_stand_on_a_tile_hidden_under_a_higher_one() -> None:
         (((3, 3), (3, 4), (3, 5)), True),
     }
     assert not any(c.kind == "fountain" and c.level == 1 for c in gap)
+
+
+def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) -> None:
+    """A bold icon on an empty plaque hides its cream middle and shades into tan at its edges, like a
+    statue seen from above; but its ink is some ten times darker against the plaque than bronze."""
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    scorer = Scorer(photo.image, cam, surf, REFERENCE, np.ones(3))
+    statue = next(c for c in candidates(surf) if c.kind == "statue" and c.cells == ((4, 3),))
+    n = len(piece_parts(REFERENCE, "statue")[0].points)
+    colours = palette(REFERENCE)
+    scorer._cream[statue.fields[0]] = (float(colours["plaque"].sum()), np.zeros(3))
+    seg_id = np.repeat([0, 1], [n, 1])
+    shown = {}
+    for name in ("bronze", "ink"):
+        lin = np.vstack([np.tile(colours[name], (n, 1)), colours["plaque"]])
+        inky = scorer._inky(
+            [statue], [0, 0], list(piece_parts(REFERENCE, "statue")), seg_id, lin, np.ones(n + 1, bool)
+        )
+        shown[name] = bool(inky[0])
+    assert shown == {"bronze": False, "ink": True}
 
 
 def test_evaluation_counts() -> None:
