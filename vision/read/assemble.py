@@ -182,7 +182,8 @@ def self_correct(
     for e in errs:
         warnings.append(ReadWarning("illegal", f"{e.rule}: {e.message}", tuple(map(tuple, e.cells))))
         doubts += 1
-    for f in check(garden):
+    final = check(garden)
+    for f in final:
         if set(map(tuple, f.cells)) <= sure and hidden_statue_links(garden, f):
             warnings.append(
                 ReadWarning(
@@ -192,7 +193,7 @@ def self_correct(
                     tuple(map(tuple, f.cells)),
                 )
             )
-    hidden = [f for f in check(garden) if f.rule in HIDDEN_TILES or on_hidden_tile(garden, f)]
+    hidden = [f for f in final if f.rule in HIDDEN_TILES or on_hidden_tile(garden, f)]
     if hidden:
         cells = tuple(sorted({tuple(c) for f in hidden for c in f.cells}))
         warnings.append(

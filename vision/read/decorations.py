@@ -4,10 +4,13 @@ The tiles are known (their cells, levels and hand placement), and so is the came
 piece may stand is known in 3-D before a pixel is looked at. The rules (spec 1.3) list the
 candidates: a statue or a belvedere on any field seen from above; a fountain on two adjacent fields of
 two tiles of one level; a bridge straight over a gap between two tiles of one level; stairs between
-adjacent fields of tiles one level apart. Each candidate is then tested with the piece's own 3-D
-shape from the profile: points *inside* the solid (the axis of a statue, the water of a fountain's
-basin, the middle of a bridge's deck, the treads of the stairs, the dome of a belvedere) project onto
-pixels that show that solid, whatever the camera, unless something nearer hides them. Tiles on higher
+adjacent fields of tiles one level apart. A fountain, bridge or stairs seen on a field of a tile read
+may also stand, with its other field, on a tile hidden under higher ones (none read there, a higher
+tile over the cell); such a candidate must look surer to be taken. Each candidate is then tested
+with the piece's own 3-D shape from the profile: points *inside* the solid (the axis of a statue,
+the water of a fountain's basin, the middle of a bridge's deck, the treads of the stairs, the dome
+of a belvedere) project onto pixels that show that solid, whatever the camera, unless something
+nearer hides them. Tiles on higher
 levels hide what stands below them, and pieces already found hide what lies under them; those pixels
 are left out.
 
@@ -90,7 +93,10 @@ class Surfaces:
         """The centre (x, y, z) of the field over ``cell`` on the tile of ``level``."""
         if (cell, level) in self.guessed:
             return self.guessed[(cell, level)][0]
-        i = self.at[(cell, level)]
+        return self._on_tile(self.at[(cell, level)], cell)
+
+    def _on_tile(self, i: int, cell: Cell) -> np.ndarray:
+        """The centre of the field over ``cell`` in the frame of tile i as placed (on its top)."""
         t = self.tiles[i]
         x, y, z, turn = self.pose(i)
         local = np.subtract(self.profile.cell_centre(*cell), self.profile.block_centre(t.row, t.col))
@@ -117,15 +123,12 @@ class Surfaces:
 
     def beside(self, cell: Cell, level: int, other: Cell, other_level: int) -> np.ndarray:
         """The centre of the field over ``other`` on a tile of ``other_level`` hidden under higher ones,
-        taken to be placed as the tile read under (``cell``, ``level``); remembered, so that
+        taken to lie as the tile read under (``cell``, ``level``) would continue; remembered, so that
         :meth:`field` and :meth:`turn` know it."""
-        p = self.field(cell, level)
-        turn = self.turn(cell, level)
-        a = math.radians(turn)
-        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        step = np.subtract(self.profile.cell_centre(*other), self.profile.cell_centre(*cell))
-        q = np.array([*(p[:2] + rot @ step), self.profile.tile_top_z(other_level)])
-        self.guessed[(other, other_level)] = (q, turn)
+        i = self.at[(cell, level)]
+        q = self._on_tile(i, other)
+        q[2] = self.profile.tile_top_z(other_level)
+        self.guessed[(other, other_level)] = (q, self.pose(i)[3])
         return q
 
 
