@@ -341,3 +341,27 @@ def test_the_print_past_a_tiles_edges_tells_it_from_its_neighbour_one_cell_over(
     off = tilefit.fit_level(img, cam, REFERENCE, 2, 3, 1)
     assert off is not None and off.inliers >= 8
     assert tilefit.sides_agree(img, cam, REFERENCE, 2, 3, off) <= 0.75 * off.inliers
+
+
+def test_a_well_seen_tile_slid_a_little_past_a_hands_reach_is_kept_when_its_print_agrees(monkeypatch):
+    """The camera's errors and a warped board can move a tile's lines past the 2 mm a hand allows; a
+    tile seen by many edges is then kept if the print past its edges is its own, never one that slid as
+    far as a neighbour's lines (3 mm and more)."""
+    from vision.read import tiles as tiles_stage
+    from vision.read.tilefit import LevelFit
+
+    def fitted(dx: float, inliers: int = 30) -> LevelFit:
+        return LevelFit(1, 0.2, inliers, inliers, (22.5, dx, 0.0, 0.0), np.zeros(inliers), np.arange(inliers))
+
+    agree = {"n": 29}
+    monkeypatch.setattr(tiles_stage.tilefit, "sides_agree", lambda *a: agree["n"])
+
+    def sure(f: LevelFit) -> bool:
+        return tiles_stage._slid_but_sure(None, None, REFERENCE, 2, 2, f)
+
+    assert sure(fitted(2.8))
+    assert not sure(fitted(1.0))  # placed within reach: nothing to vouch for
+    assert not sure(fitted(3.6))  # as far as a neighbour's lines
+    assert not sure(fitted(2.8, inliers=12))  # seen by too few edges
+    agree["n"] = 20
+    assert not sure(fitted(2.8))  # the print past its edges is not its own

@@ -42,6 +42,10 @@ MIN_EDGES = 4  #: edge points (on its lines) a tile needs to be accepted at all
 MAX_COST = 1.6  #: mean truncated squared residual (px^2) of an accepted tile
 MAX_SHIFT_MM = 2.0  #: how far from its block's centre an accepted tile may sit (on the board) ...
 SHIFT_PER_MM = 0.015  #: ... and this much further per mm of height
+#: ... or this much further still, for a tile seen by many edges whose print past its edges is its own
+#: (the camera's errors and a warped board move a tile's lines by a millimetre or more)
+SLID_SLACK_MM = 1.0
+SIDES_SHARE = 0.9  #: ... on this share of its edges
 MIN_INLIER_SHARE = 0.5  #: of the edges found, the share on the tile's lines
 STRICT_INLIER_SHARE, STRICT_COST = 0.75, 0.8  #: the same for a tile seen by a few edges only
 STRONG_EDGES = 10  #: a tile this well seen is accepted on its edges alone (first pass)
@@ -160,28 +164,46 @@ def _support(img: tilefit.EdgeImage, cam: Camera, profile: Profile, r: int, c: i
     return f.inliers if f.inliers >= SURE_EDGES else tilefit.sides_agree(img, cam, profile, r, c, f)
 
 
-def _placed(f: LevelFit) -> bool:
+def _placed(f: LevelFit, slack_mm: float = 0.0) -> bool:
     """Whether the fitted placement is one a hand makes (spec 2.3: within 1.5 mm and 3 degrees, plus
     what the camera fit leaves): a fit that slid further has latched onto a neighbour's lines."""
-    reach = MAX_SHIFT_MM + SHIFT_PER_MM * f.pose[0]  # the camera's errors grow with the height
+    reach = MAX_SHIFT_MM + SHIFT_PER_MM * f.pose[0] + slack_mm  # the camera's errors grow with the height
     return abs(f.pose[1]) <= reach and abs(f.pose[2]) <= reach and abs(np.degrees(f.pose[3])) <= 4.5
 
 
+def _slid_but_sure(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, r: int, c: int, f: LevelFit
+) -> bool:
+    """A tile seen by many edges, placed a little beyond a hand's reach, whose print past its edges is
+    its own: the camera or the board moved its lines, it did not latch onto a neighbour's."""
+    return (
+        f.inliers >= SURE_EDGES
+        and not _placed(f)
+        and _placed(f, SLID_SLACK_MM)
+        and tilefit.sides_agree(img, cam, profile, r, c, f) >= SIDES_SHARE * f.inliers
+    )
+
+
 def _best(
-    fits: dict[int, LevelFit | None], min_inliers: int, strict: bool = False
+    fits: dict[int, LevelFit | None],
+    min_inliers: int,
+    strict: bool = False,
+    slid: frozenset[int] = frozenset(),
 ) -> tuple[int, LevelFit] | None:
-    ok = {k: f for k, f in fits.items() if f is not None and _plausible(f, min_inliers, strict)}
+    """The block's best plausible level; ``slid``: levels whose fits are placed too far but sure."""
+    ok = {k: f for k, f in fits.items() if f is not None and _plausible(f, min_inliers, strict, k in slid)}
     if not ok:
         return None
     k = min(ok, key=lambda k: _penalised(ok[k]))
     return k, ok[k]
 
 
-def _plausible(f: LevelFit, min_inliers: int, strict: bool = False) -> bool:
-    """Enough of the edges found sit on the tile's lines, and the placement is a hand's; ``strict``
-    (a tile seen by few edges) asks for a cleaner fit."""
+def _plausible(f: LevelFit, min_inliers: int, strict: bool = False, slid: bool = False) -> bool:
+    """Enough of the edges found sit on the tile's lines, and the placement is a hand's (or ``slid``,
+    :func:`_slid_but_sure`); ``strict`` (a tile seen by few edges) asks for a cleaner fit."""
     share, cost = (STRICT_INLIER_SHARE, STRICT_COST) if strict else (MIN_INLIER_SHARE, MAX_COST)
-    return f.inliers >= min_inliers and f.inliers >= share * f.found and f.cost <= cost and _placed(f)
+    placed = slid or _placed(f)
+    return f.inliers >= min_inliers and f.inliers >= share * f.found and f.cost <= cost and placed
 
 
 def owned_lines(
@@ -247,6 +269,20 @@ def solve(
 ) -> list[TileFind]:
     """Read the tiles (see the module's docstring, steps 1-3): the best-explained proposal first."""
     green = green_fractions(img, cam, profile, levels)
+    slid: set[tuple[int, int, int]] = set()  #: fits placed too far but sure (:func:`_slid_but_sure`)
+
+    def fit(r: int, c: int, k: int, hidden: np.ndarray | None = None) -> LevelFit | None:
+        f = tilefit.fit_level(img, cam, profile, r, c, k, hidden=hidden)
+        if f is not None and _slid_but_sure(img, cam, profile, r, c, f):
+            slid.add((r, c, k))
+        else:
+            slid.discard((r, c, k))
+        return f
+
+    def block_best(r: int, c: int, min_inliers: int, strict: bool = False) -> tuple[int, LevelFit] | None:
+        per_level = fits[(r, c)]
+        return _best(per_level, min_inliers, strict, frozenset(k for k in per_level if (r, c, k) in slid))
+
     lines = np.zeros(img.shape, np.uint8)  #: edges explained by accepted tiles
     covered = {k: np.zeros(img.shape, np.uint8) for k in levels}  #: hidden from level k by tiles above
     fits: dict[tuple[int, int], dict[int, LevelFit | None]] = {}
@@ -259,7 +295,7 @@ def solve(
             ks = [levels[i] for i in order if col[i] >= max(MIN_GREEN, GREEN_SHARE * col.max())]
             if ks:
                 # the two greenest first; the others only when neither of those fits
-                fits[(r, c)] = {k: tilefit.fit_level(img, cam, profile, r, c, k) for k in ks}
+                fits[(r, c)] = {k: fit(r, c, k) for k in ks}
     found: list[TileFind] = []
     explained = np.zeros(img.shape, np.uint8)  #: the top faces of accepted tiles
     stale: set[tuple[int, int, int]] = set()  #: fits made before a tile now accepted could change them
@@ -272,7 +308,7 @@ def solve(
         for k in todo:
             if k not in masks:
                 masks[k] = (lines | covered[k]).astype(bool)
-            fits[(r, c)][k] = tilefit.fit_level(img, cam, profile, r, c, k, hidden=masks[k])
+            fits[(r, c)][k] = fit(r, c, k, masks[k])
             stale.discard((r, c, k))
         return bool(todo)
 
@@ -280,8 +316,8 @@ def solve(
         # greedy, lazily: a fit only gets worse when tiles are accepted (it loses edges), so a stale
         # fit is fitted again only when it would be chosen
         best = None
-        for (r, c), per_level in fits.items():
-            b = _best(per_level, STRONG_EDGES)
+        for r, c in fits:
+            b = block_best(r, c, STRONG_EDGES)
             if b is None:
                 continue
             k, f = b
@@ -305,16 +341,14 @@ def solve(
             for r, c, k in props:
                 if k not in masks:
                     masks[k] = (lines | covered[k]).astype(bool)
-                fits.setdefault((r, c), {})[k] = tilefit.fit_level(
-                    img, cam, profile, r, c, k, hidden=masks[k]
-                )
+                fits.setdefault((r, c), {})[k] = fit(r, c, k, masks[k])
             if props:
                 continue
         if best is None:
             # the second pass: tiles mostly hidden, accepted for the green they alone explain
             unexplained = green_counts(img, cam, profile, levels, explained)
-            for (r, c), per_level in fits.items():
-                b = _best(per_level, MIN_EDGES, strict=True)
+            for r, c in fits:
+                b = block_best(r, c, MIN_EDGES, strict=True)
                 if b is None:
                     continue
                 k, f = b
