@@ -50,7 +50,10 @@ MIN_INLIER_SHARE = 0.5  #: of the edges found, the share on the tile's lines
 STRICT_INLIER_SHARE, STRICT_COST = 0.75, 0.8  #: the same for a tile seen by a few edges only
 STRONG_EDGES = 10  #: a tile this well seen is accepted on its edges alone (first pass)
 SURE_EDGES = 20  #: a tile seen by fewer edges is taken only once every block's green was proposed
-MIN_UNEXPLAINED = 4  #: a tile seen less must explain this much green no accepted tile explains
+MIN_UNEXPLAINED = 4  #: a tile seen less must explain this much green no accepted tile explains ...
+#: ... or only some, when its lines fit this closely and the print past every one of them is its own
+#: (a tile seen by a strip of plaques shows little green)
+CLEAN_COST = 0.25
 LATE_GREEN = 8  #: field samples of unexplained green that propose a block's level late (of 36)
 
 
@@ -366,7 +369,8 @@ def solve(
                 # a tile seen by one field can be mistaken for its neighbour shifted by the band's width
                 # (3 mm): the smaller shift from its block is the right one
                 key = (0, _support(img, cam, profile, r, c, f), -float(np.hypot(f.pose[1], f.pose[2])))
-                if n >= MIN_UNEXPLAINED and (best is None or key > best[0]):
+                clean = f.cost <= CLEAN_COST and key[1] >= f.inliers
+                if n >= (1 if clean else MIN_UNEXPLAINED) and (best is None or key > best[0]):
                     best = (key, (r, c), k, f)
         if best is None:
             break
