@@ -54,6 +54,9 @@ MIN_UNEXPLAINED = 4  #: a tile seen less must explain this much green no accepte
 #: ... or only some, when its lines fit this closely and the print past every one of them is its own
 #: (a tile seen by a strip of plaques shows little green)
 CLEAN_COST = 0.25
+#: a tile taken in the second pass shows the print it has past at least this share of its inlier edges
+#: (on the development photos, the tiles taken there wrongly showed it past none or half of them)
+MIN_SIDES = 0.6
 LATE_GREEN = 8  #: field samples of unexplained green that propose a block's level late (of 36)
 
 
@@ -370,7 +373,8 @@ def solve(
                 # (3 mm): the smaller shift from its block is the right one
                 key = (0, _support(img, cam, profile, r, c, f), -float(np.hypot(f.pose[1], f.pose[2])))
                 clean = f.cost <= CLEAN_COST and key[1] >= f.inliers
-                if n >= (1 if clean else MIN_UNEXPLAINED) and (best is None or key > best[0]):
+                own_print = key[1] >= MIN_SIDES * f.inliers
+                if n >= (1 if clean else MIN_UNEXPLAINED) and own_print and (best is None or key > best[0]):
                     best = (key, (r, c), k, f)
         if best is None:
             break
