@@ -52,8 +52,8 @@ STRONG_EDGES = 10  #: a tile this well seen is accepted on its edges alone (firs
 SURE_EDGES = 20  #: a tile seen by fewer edges is taken only once every block's green was proposed
 MIN_UNEXPLAINED = 4  #: a tile seen less must explain this much green no accepted tile explains ...
 #: ... or only some, when its lines fit this closely and the print past every one of them is its own
-#: (a tile seen by a strip of plaques shows little green)
-CLEAN_COST = 0.25
+#: (a tile seen by a strip of plaques shows little green), on this many edges at least
+CLEAN_COST, CLEAN_EDGES = 0.25, 5
 #: a tile taken in the second pass shows the print it has past at least this share of its inlier edges
 #: (on the development photos, the tiles taken there wrongly showed it past none or half of them)
 MIN_SIDES = 0.6
@@ -372,7 +372,7 @@ def solve(
                 # a tile seen by one field can be mistaken for its neighbour shifted by the band's width
                 # (3 mm): the smaller shift from its block is the right one
                 key = (0, _support(img, cam, profile, r, c, f), -float(np.hypot(f.pose[1], f.pose[2])))
-                clean = f.cost <= CLEAN_COST and key[1] >= f.inliers
+                clean = f.cost <= CLEAN_COST and key[1] >= f.inliers >= CLEAN_EDGES
                 own_print = key[1] >= MIN_SIDES * f.inliers
                 if n >= (1 if clean else MIN_UNEXPLAINED) and own_print and (best is None or key > best[0]):
                     best = (key, (r, c), k, f)
