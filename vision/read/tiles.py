@@ -14,6 +14,10 @@ plane the parallax moves and scales them by millimetres, which the sub-pixel edg
    fully one level below, are impossible by the rules (spec 1.1) and dropped; before a tile seen by
    few edges is taken, every block's other levels where green shows that no accepted tile explains
    are proposed too (a low tile mostly hidden under higher ones was not greenest on its own plane);
+   last, tiles seen by a few edges are taken for the green they alone explain, or, seen by a strip
+   of plaques with little green, for lines that fit closely; either way only where the print past
+   their edges is their own (a path's cream past a path edge, a band past a band edge), and a well
+   seen tile slid a little past a hand's reach is kept on that evidence too;
 4. refines the camera's focal length on the tiles found where the board's plane alone cannot fix it
    (a view nearly straight down), and reads the levels again with it.
 """
