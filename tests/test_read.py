@@ -343,6 +343,13 @@ def test_the_print_past_a_tiles_edges_tells_it_from_its_neighbour_one_cell_over(
     assert tilefit.sides_agree(img, cam, REFERENCE, 2, 3, off) <= 0.75 * off.inliers
 
 
+def _level_fit(inliers: int, cost: float, dx: float = 0.0):
+    """A level-1 fit with every edge found on the tile's lines."""
+    from vision.read.tilefit import LevelFit
+
+    return LevelFit(1, cost, inliers, inliers, (22.5, dx, 0.0, 0.0), np.zeros(inliers), np.arange(inliers))
+
+
 def test_a_well_seen_tile_slid_a_little_past_a_hands_reach_is_kept_when_its_print_agrees(monkeypatch):
     """The camera's errors and a warped board can move a tile's lines past the 2 mm a hand allows; a
     tile seen by many edges is then kept if the print past its edges is its own, never one that slid as
@@ -351,7 +358,7 @@ def test_a_well_seen_tile_slid_a_little_past_a_hands_reach_is_kept_when_its_prin
     from vision.read.tilefit import LevelFit
 
     def fitted(dx: float, inliers: int = 30) -> LevelFit:
-        return LevelFit(1, 0.2, inliers, inliers, (22.5, dx, 0.0, 0.0), np.zeros(inliers), np.arange(inliers))
+        return _level_fit(inliers, 0.2, dx)
 
     agree = {"n": 29}
     monkeypatch.setattr(tiles_stage.tilefit, "sides_agree", lambda *a: agree["n"])
@@ -365,3 +372,17 @@ def test_a_well_seen_tile_slid_a_little_past_a_hands_reach_is_kept_when_its_prin
     assert not sure(fitted(2.8, inliers=12))  # seen by too few edges
     agree["n"] = 20
     assert not sure(fitted(2.8))  # the print past its edges is not its own
+
+
+def test_the_second_pass_takes_a_tile_for_its_green_or_a_clean_fit_and_only_with_its_own_print():
+    from vision.read import tiles as tiles_stage
+
+    fitted = _level_fit
+    takes = tiles_stage._takes_late
+    assert takes(fitted(6, 0.6), unexplained=4, support=5)  # green no accepted tile explains
+    assert not takes(fitted(6, 0.6), unexplained=2, support=6)  # little green, a loose fit
+    assert takes(fitted(6, 0.05), unexplained=1, support=6)  # little green, a clean fit, its print
+    assert not takes(fitted(6, 0.05), unexplained=1, support=5)  # ... one edge shows another print
+    assert not takes(fitted(4, 0.05), unexplained=1, support=4)  # ... seen by too few edges
+    assert not takes(fitted(6, 0.05), unexplained=0, support=6)  # no green at all
+    assert not takes(fitted(8, 0.05), unexplained=12, support=4)  # the print of a neighbour's edges

@@ -181,6 +181,14 @@ def _placed(f: LevelFit, slack_mm: float = 0.0) -> bool:
     return abs(f.pose[1]) <= reach and abs(f.pose[2]) <= reach and abs(np.degrees(f.pose[3])) <= 4.5
 
 
+def _takes_late(f: LevelFit, unexplained: int, support: int) -> bool:
+    """Whether the second pass may take a tile seen by few edges, ``support`` of them showing past them
+    the print the tile has there: for green no accepted tile explains, or, when its lines fit closely
+    and every one of them shows its print, for a little of it."""
+    clean = f.cost <= CLEAN_COST and support >= f.inliers >= CLEAN_EDGES
+    return unexplained >= (1 if clean else MIN_UNEXPLAINED) and support >= MIN_SIDES * f.inliers
+
+
 def _slid_but_sure(
     img: tilefit.EdgeImage, cam: Camera, profile: Profile, r: int, c: int, f: LevelFit
 ) -> bool:
@@ -376,9 +384,7 @@ def solve(
                 # a tile seen by one field can be mistaken for its neighbour shifted by the band's width
                 # (3 mm): the smaller shift from its block is the right one
                 key = (0, _support(img, cam, profile, r, c, f), -float(np.hypot(f.pose[1], f.pose[2])))
-                clean = f.cost <= CLEAN_COST and key[1] >= f.inliers >= CLEAN_EDGES
-                own_print = key[1] >= MIN_SIDES * f.inliers
-                if n >= (1 if clean else MIN_UNEXPLAINED) and own_print and (best is None or key > best[0]):
+                if _takes_late(f, n, key[1]) and (best is None or key > best[0]):
                     best = (key, (r, c), k, f)
         if best is None:
             break
