@@ -343,6 +343,23 @@ def test_the_print_past_a_tiles_edges_tells_it_from_its_neighbour_one_cell_over(
     assert tilefit.sides_agree(img, cam, REFERENCE, 2, 3, off) <= 0.75 * off.inliers
 
 
+def test_a_band_printed_in_the_paths_colour_does_not_count_against_a_tile(tmp_path):
+    """The variant edition prints its white band ivory, the path's colour within 0.02: the print past a
+    band edge cannot tell them apart, and must not make a white tile look like its neighbour."""
+    from vision.profile import VARIANT
+    from vision.read import tilefit
+    from vision.read.views import board_gain
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=2, col=2, level=1, flower="white")])
+    photo = render_photo(garden, 20_005, VARIANT, tilt_deg=6.0, **PLAIN)
+    cam = Camera.from_dict(photo.truth["camera"])
+    img = tilefit.edge_image(photo.image, board_gain(photo.image, cam, VARIANT))
+    fit = tilefit.fit_level(img, cam, VARIANT, 2, 2, 1)
+    assert fit is not None and fit.inliers >= 24
+    assert tilefit.sides_agree(img, cam, VARIANT, 2, 2, fit) >= 0.9 * fit.inliers
+
+
 def _level_fit(inliers: int, cost: float, dx: float = 0.0):
     """A level-1 fit with every edge found on the tile's lines."""
     from vision.read.tilefit import LevelFit

@@ -374,6 +374,9 @@ def fit_level(
     return LevelFit(level, cost, inliers, len(idx), tuple(map(float, pose)), res, idx)
 
 
+SEPARABLE = 0.06  #: chromaticity distance below which a flower band cannot be told from the path
+
+
 def sides_agree(img: EdgeImage, cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit) -> int:
     """How many of the fit's inlier edges show, past the green, what the tile prints there: the path's
     cream past a path edge, a flower band past a band edge (by chromaticity, nearer the path's or
@@ -395,8 +398,12 @@ def sides_agree(img: EdgeImage, cam: Camera, profile: Profile, row: int, col: in
     path = chroma(srgb_to_linear(rgb(t.path_colour))[::-1])
     bands = chroma(np.array([srgb_to_linear(rgb(c))[::-1] for c in profile.flowers.values()]))
     to_path = np.linalg.norm(ch - path, axis=1)
-    to_band = np.min(np.linalg.norm(ch[:, None] - bands[None], axis=2), axis=1)
-    return int(np.sum((to_path < to_band) == path_edge))
+    to_bands = np.linalg.norm(ch[:, None] - bands[None], axis=2)
+    nearest = np.argmin(to_bands, axis=1)
+    # an edition may print a band nearly the path's colour (an ivory "white"): there the print
+    # cannot tell, and the edge counts for the tile
+    undecided = np.linalg.norm(bands - path, axis=1)[nearest] < SEPARABLE
+    return int(np.sum(((to_path < to_bands[np.arange(len(ch)), nearest]) == path_edge) | undecided))
 
 
 def ink_spread(img: EdgeImage, cam: Camera, profile: Profile, tiles: list, min_inliers: int = 20) -> float:
