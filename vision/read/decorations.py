@@ -214,23 +214,41 @@ def candidates(surf: Surfaces) -> list[Candidate]:
             if surf.has(nb, level + 1) and not surf.has(cell, level + 1):
                 if surf.seen(cell, level) or surf.seen(nb, level + 1):
                     q = surf.field(nb, level + 1)
-                    ang = _angle(p, q)
-                    axis = np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
-                    start = p[:2] - half_field * axis
-                    end = _upper_edge(surf, surf.at[(nb, level + 1)], start, axis)
-                    run = float(np.clip(end, 2 * half_field - 2.0, 2 * half_field + 6.0))
-                    out.append(
-                        Candidate(
-                            "stairs",
-                            (cell, nb),
-                            (level, level + 1),
-                            (float(start[0]), float(start[1]), float(p[2])),
-                            ang,
-                            run,
-                            float(q[2] - p[2]),
-                        )
-                    )
+                    out.append(_stairs(surf, (cell, nb), level, p, q, half_field, surf.at[(nb, level + 1)]))
     return out
+
+
+def _stairs(
+    surf: Surfaces,
+    cells: tuple[Cell, Cell],
+    level: int,
+    p: np.ndarray,
+    q: np.ndarray,
+    half_field: float,
+    upper: int | None,
+) -> Candidate:
+    """Stairs from the lower field's centre ``p`` towards the upper one's ``q``: the run starts at the
+    lower field's far edge and ends at the near edge of tile ``upper`` (None: a tile hidden under
+    higher ones, whose edge is taken where the two cells meet)."""
+    ang = _angle(p, q)
+    axis = np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
+    start = p[:2] - half_field * axis
+    if upper is None:
+        run = 2 * half_field
+    else:
+        run = float(
+            np.clip(_upper_edge(surf, upper, start, axis), 2 * half_field - 2.0, 2 * half_field + 6.0)
+        )
+    return Candidate(
+        "stairs",
+        cells,
+        (level, level + 1),
+        (float(start[0]), float(start[1]), float(p[2])),
+        ang,
+        run,
+        float(q[2] - p[2]),
+        hidden=upper is None,
+    )
 
 
 def _on_hidden(
@@ -250,20 +268,8 @@ def _on_hidden(
         line = tuple(sorted((cell, nb, far)))
         out.append(Candidate("bridge", line, (level,) * 3, tuple((p + q) / 2), _angle(p, q), hidden=True))
     if surf.under(nb, level + 1) and not surf.has(cell, level + 1):
-        q = surf.beside(cell, level, nb, level + 1)
-        ang = _angle(p, q)
-        start = p[:2] - half_field * np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
         out.append(
-            Candidate(
-                "stairs",
-                (cell, nb),
-                (level, level + 1),
-                (float(start[0]), float(start[1]), float(p[2])),
-                ang,
-                2 * half_field,  # up to the hidden tile's edge, where the cells meet
-                float(q[2] - p[2]),
-                hidden=True,
-            )
+            _stairs(surf, (cell, nb), level, p, surf.beside(cell, level, nb, level + 1), half_field, None)
         )
     return out
 
