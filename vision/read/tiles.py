@@ -288,14 +288,21 @@ def solve(
     """Read the tiles (see the module's docstring, steps 1-3): the best-explained proposal first."""
     green = green_fractions(img, cam, profile, levels)
     slid: set[tuple[int, int, int]] = set()  #: fits placed too far but sure (:func:`_slid_but_sure`)
+    supports: dict[tuple[int, int, int], int] = {}  #: :func:`_support` of the current fits, once each
 
     def fit(r: int, c: int, k: int, hidden: np.ndarray | None = None) -> LevelFit | None:
         f = tilefit.fit_level(img, cam, profile, r, c, k, hidden=hidden)
+        supports.pop((r, c, k), None)
         if f is not None and _slid_but_sure(img, cam, profile, r, c, f):
             slid.add((r, c, k))
         else:
             slid.discard((r, c, k))
         return f
+
+    def support(r: int, c: int, k: int, f: LevelFit) -> int:
+        if (r, c, k) not in supports:
+            supports[(r, c, k)] = _support(img, cam, profile, r, c, f)
+        return supports[(r, c, k)]
 
     def block_best(r: int, c: int, min_inliers: int, strict: bool = False) -> tuple[int, LevelFit] | None:
         per_level = fits[(r, c)]
@@ -339,7 +346,7 @@ def solve(
             if b is None:
                 continue
             k, f = b
-            key = (1, _support(img, cam, profile, r, c, f), -f.cost)
+            key = (1, support(r, c, k, f), -f.cost)
             if best is None or key > best[0]:
                 best = (key, (r, c), k, f)
         if best is None and stale:
@@ -383,7 +390,7 @@ def solve(
                 )
                 # a tile seen by one field can be mistaken for its neighbour shifted by the band's width
                 # (3 mm): the smaller shift from its block is the right one
-                key = (0, _support(img, cam, profile, r, c, f), -float(np.hypot(f.pose[1], f.pose[2])))
+                key = (0, support(r, c, k, f), -float(np.hypot(f.pose[1], f.pose[2])))
                 if _takes_late(f, n, key[1]) and (best is None or key > best[0]):
                     best = (key, (r, c), k, f)
         if best is None:
