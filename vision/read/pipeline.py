@@ -22,6 +22,7 @@ from vision.read.reading import DecorationReading, Reading, ReadWarning, TileRea
 
 LEVELS = range(1, 7)  #: the planes swept (the spec's gardens reach level 5)
 CAMERA_ROUNDS = 2  #: rounds of refining the camera on the tiles and reading them again
+LAST_MOVE_PX = 1.5  #: the last round reads the tiles again only if the camera moved more than this
 
 
 def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Reading:
@@ -243,12 +244,14 @@ def read_structure(
         scaled, _ = levelscale.search_focal(fit.H, cam, fit.kappa, obs, printed, size, focal.f)
         if scaled is not cam:
             cam, again = scaled, True
-    for _ in range(CAMERA_ROUNDS):
+    for i in range(CAMERA_ROUNDS):
         obs = tiles.observations(edge_img, cam, printed, finds, min_inliers=24)
         refined = pose.refine_with_tiles(fit.H, cam, fit.kappa, obs, printed, size, focal)
         moved = _moved_px(cam, refined, profile) if refined is not cam else 0.0
         cam = refined
-        if moved > 0.4 or again:  # the planes or the lines moved: read the tiles again
+        # the planes or the lines moved: read the tiles again (after the last round, only for a move
+        # that each tile's own placement would not take up)
+        if moved > (0.4 if i < CAMERA_ROUNDS - 1 else LAST_MOVE_PX) or again:
             finds = tiles.solve(edge_img, cam, printed, LEVELS)
             again = False
         if moved <= 0.4:
