@@ -403,3 +403,25 @@ def test_the_second_pass_takes_a_tile_for_its_green_or_a_clean_fit_and_only_with
     assert not takes(fitted(4, 0.05), unexplained=1, support=4)  # ... seen by too few edges
     assert not takes(fitted(6, 0.05), unexplained=0, support=6)  # no green at all
     assert not takes(fitted(8, 0.05), unexplained=12, support=4)  # the print of a neighbour's edges
+
+
+def test_a_tile_read_one_cell_off_onto_the_open_board_is_moved_back(tmp_path):
+    """A tile read one cell to the right of where it lies covers two fields of open board, which show no
+    green: they are bare, and the tile moves back onto its block, where no field is."""
+    from vision.read import tilefit, tiles
+    from vision.read.views import board_gain
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=2, col=2, level=1, flower="pink")])
+    photo = render_photo(garden, 20_003, tilt_deg=6.0, **PLAIN)
+    cam = Camera.from_dict(photo.truth["camera"])
+    img = tilefit.edge_image(photo.image, board_gain(photo.image, cam, REFERENCE))
+    nothing = np.zeros(img.shape, np.uint8)
+    right = tiles.TileFind(2, 2, 1, 0.0, {}, 32, (0.0, 0.0, 0.0))
+    off = tiles.TileFind(2, 3, 1, 0.0, {}, 12, (0.0, 0.0, 0.0))
+    assert tiles.bare_fields(img, cam, REFERENCE, right, nothing) == []
+    assert tiles.bare_fields(img, cam, REFERENCE, off, nothing) == [(0, 1), (1, 1)]
+    moved = tiles.shift_off_bare(img, cam, REFERENCE, [off])
+    assert [(f.row, f.col, f.level) for f in moved] == [(2, 2, 1)]
+    # a field hidden under a tile above is never bare: the photo does not show it
+    assert tiles.bare_fields(img, cam, REFERENCE, off, np.ones(img.shape, np.uint8)) == []

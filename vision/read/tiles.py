@@ -17,7 +17,9 @@ plane the parallax moves and scales them by millimetres, which the sub-pixel edg
    last, tiles seen by a few edges are taken for the green they alone explain, or, seen by a strip
    of plaques with little green, for lines that fit closely; either way only where the print past
    their edges is their own (a path's cream past a path edge, a band past a band edge), and a well
-   seen tile slid a little past a hand's reach is kept on that evidence too;
+   seen tile slid a little past a hand's reach is kept on that evidence too; a tile that covers a
+   field showing no green though nothing above hides it was read one cell off, and moves back
+   (:func:`shift_off_bare`);
 4. refines the camera's focal length on the tiles found where the board's plane alone cannot fix it
    (a view nearly straight down), and reads the levels again with it.
 """
@@ -436,7 +438,70 @@ def solve(
                 x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 8
                 if change[y0:y1, x0:x1].any():
                     stale.add((r2, c2, k2))
-    return found
+    return shift_off_bare(img, cam, profile, found)
+
+
+def bare_fields(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, f: TileFind, hidden: np.ndarray
+) -> list[tuple[int, int]]:
+    """The fields (row, column offsets in the tile) of a tile read whose garden ring is all in view
+    (no pixel of it under ``hidden``, the tiles above) and shows no green at all: the tile is not there
+    (or a piece hides the ring: the caller asks for a better explanation before it drops the tile)."""
+    local = field_samples(profile)
+    pose = np.array([profile.tile_top_z(f.level), *f.placement[:2], np.radians(f.placement[2])])
+    uv = np.round(cam.project(tilefit._board_points(profile, f.row, f.col, pose, local))).astype(int)
+    h, w = img.shape
+    inside = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    if not inside.all():
+        return []
+    seen = hidden[uv[:, 1], uv[:, 0]] == 0
+    green = img.not_green[uv[:, 1], uv[:, 0]] <= tilefit.GREEN_MAX
+    field_of = (local[:, 1] > 0).astype(int) * 2 + (local[:, 0] > 0)
+    return [
+        (i // 2, i % 2) for i in range(4) if seen[field_of == i].all() and not green[field_of == i].any()
+    ]
+
+
+def shift_off_bare(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[TileFind]
+) -> list[TileFind]:
+    """A tile seen by few edges can be read one cell off its block: a tile seen by one field fits the
+    lines of its neighbour nearly as well (its band lies 3 mm from where the neighbour's path would).
+    Read one cell off, it covers a field where the photo shows no green: the board, or a tile lower down.
+    Such a tile is moved one cell away from its bare fields when its lines fit cleanly there, its print
+    shows past them, and it leaves no field bare; otherwise it stays."""
+    out = list(finds)
+    for i, f in enumerate(finds):
+        hidden = np.zeros(img.shape, np.uint8)
+        for g in out:
+            if g.level > f.level:
+                hide(hidden, tile_polygon(cam, profile, g.row, g.col, g.level, g.placement))
+        bare = bare_fields(img, cam, profile, f, hidden)
+        if not bare:
+            continue
+        moves = {(-1 if dr else 1, 0) for dr, _ in bare} | {(0, -1 if dc else 1) for _, dc in bare}
+        best: TileFind | None = None
+        best_inliers = 0
+        for dr, dc in moves:
+            r, c = f.row + dr, f.col + dc
+            if not (0 <= r < BLOCKS and 0 <= c < BLOCKS):
+                continue
+            if any(g is not f and _excludes(g, r, c, f.level) for g in out):
+                continue
+            fit = tilefit.fit_level(img, cam, profile, r, c, f.level, hidden=hidden.astype(bool))
+            if fit is None or not _plausible(fit, CLEAN_EDGES, strict=True):
+                continue
+            if tilefit.sides_agree(img, cam, profile, r, c, fit) < MIN_SIDES * fit.inliers:
+                continue
+            placement = (fit.pose[1], fit.pose[2], float(np.degrees(fit.pose[3])))
+            moved = TileFind(r, c, f.level, fit.cost, {f.level: fit.cost}, fit.found, placement)
+            if bare_fields(img, cam, profile, moved, hidden) or fit.inliers <= best_inliers:
+                continue
+            best, best_inliers = moved, fit.inliers
+        if best is not None:
+            log.debug("tile %s level %d moved to %s: bare %s", (f.row, f.col), f.level, (best.row, best.col), bare)
+            out[i] = best
+    return out
 
 
 def observations(
