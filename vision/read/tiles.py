@@ -499,7 +499,7 @@ def shift_off_bare(
                 continue
             best, best_inliers = moved, fit.inliers
         if best is not None:
-            log.debug("tile %s level %d moved to %s: bare %s", (f.row, f.col), f.level, (best.row, best.col), bare)
+            log.debug("tile %s level %d moved to %s", (f.row, f.col), f.level, (best.row, best.col))
             out[i] = best
     return out
 
