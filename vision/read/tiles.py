@@ -63,6 +63,9 @@ CLEAN_COST, CLEAN_EDGES = 0.25, 5
 #: a tile taken in the second pass shows the print it has past at least this share of its inlier edges
 #: (on the development photos, the tiles taken there wrongly showed it past none or half of them)
 MIN_SIDES = 0.6
+#: a field of a tile read whose ring shows this many samples (of 9), none green, is bare
+#: (:func:`bare_fields`)
+BARE_SEEN = 7
 LATE_GREEN = 8  #: field samples of unexplained green that propose a block's level late (of 36)
 
 
@@ -444,8 +447,8 @@ def solve(
 def bare_fields(
     img: tilefit.EdgeImage, cam: Camera, profile: Profile, f: TileFind, hidden: np.ndarray
 ) -> list[tuple[int, int]]:
-    """The fields (row, column offsets in the tile) of a tile read whose garden ring is all in view
-    (no pixel of it under ``hidden``, the tiles above) and shows no green at all: the tile is not there
+    """The fields (row, column offsets in the tile) of a tile read whose garden ring is in view (all but
+    a little of it clear of ``hidden``, the tiles above) and shows no green at all: the tile is not there
     (or a piece hides the ring: the caller asks for a better explanation before it drops the tile)."""
     local = field_samples(profile)
     pose = np.array([profile.tile_top_z(f.level), *f.placement[:2], np.radians(f.placement[2])])
@@ -458,7 +461,9 @@ def bare_fields(
     green = img.not_green[uv[:, 1], uv[:, 0]] <= tilefit.GREEN_MAX
     field_of = (local[:, 1] > 0).astype(int) * 2 + (local[:, 0] > 0)
     return [
-        (i // 2, i % 2) for i in range(4) if seen[field_of == i].all() and not green[field_of == i].any()
+        (i // 2, i % 2)
+        for i in range(4)
+        if seen[field_of == i].sum() >= BARE_SEEN and not green[field_of == i].any()
     ]
 
 
