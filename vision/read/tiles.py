@@ -334,7 +334,7 @@ def solve(
 
     def refresh(r: int, c: int) -> bool:
         """Fit again the levels of block (r, c) that accepted tiles may have changed; whether any."""
-        todo = [k for k in fits[(r, c)] if (r, c, k) in stale]
+        todo = [k for k, f in fits[(r, c)].items() if (r, c, k) in stale and f is not None]
         for k in todo:
             if k not in masks:
                 masks[k] = (lines | covered[k]).astype(bool)
@@ -434,6 +434,7 @@ def solve(
                     continue
                 if (k2 == k and overlaps((r2, c2), (r, c))) or (k2 == k - 1 and (r2, c2) == (r, c)):
                     per_level[k2] = None  # one level's tiles never share a cell, nor cover one below fully
+                    stale.discard((r2, c2, k2))  # and it is never fitted again
                     continue
                 change = new_lines | cover if k2 < k else new_lines
                 box = tile_polygon(cam, profile, r2, c2, k2)
