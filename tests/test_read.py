@@ -425,3 +425,34 @@ def test_a_tile_read_one_cell_off_onto_the_open_board_is_moved_back(tmp_path):
     assert [(f.row, f.col, f.level) for f in moved] == [(2, 2, 1)]
     # a field hidden under a tile above is never bare: the photo does not show it
     assert tiles.bare_fields(img, cam, REFERENCE, off, np.ones(img.shape, np.uint8)) == []
+
+
+def test_a_proposal_ruled_out_by_an_accepted_tile_is_not_fitted_back(monkeypatch, tmp_path):
+    """Block (2, 3) fits on levels 1 and 2. The tile accepted on (2, 2) at level 1 rules out its level 1
+    (one level's tiles never share a cell); fitting the block again, after a tile beside it changed what
+    it sees, must not bring that level back: the garden read has no two tiles of a level on one cell."""
+    from vision.read import tiles as tiles_stage
+    from vision.read.tilefit import EdgeImage, LevelFit
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[])
+    cam = Camera.from_dict(render_photo(garden, 20_003, tilt_deg=6.0, **PLAIN).truth["camera"])
+    h, w = cam.height, cam.width
+    img = EdgeImage(np.zeros((h, w), np.float32), np.zeros((h, w, 3), np.float32))
+    table = {(2, 5, 2): (32, 0.03), (2, 2, 1): (30, 0.05), (2, 3, 1): (12, 0.02), (2, 3, 2): (11, 0.1)}
+
+    def fit_level(img, cam, profile, r, c, k, shift=(0.0, 0.0), turn_deg=0.0, hidden=None):
+        if (r, c, k) not in table:
+            return None
+        n, cost = table[(r, c, k)]
+        return LevelFit(k, cost, n, n, (22.5 * k, 0.0, 0.0, 0.0), np.zeros(n), np.arange(n))
+
+    green = np.zeros((6, 7, 7))
+    for r, c, k in table:
+        green[k - 1, r, c] = 1.0
+    monkeypatch.setattr(tiles_stage.tilefit, "fit_level", fit_level)
+    monkeypatch.setattr(tiles_stage.tilefit, "sides_agree", lambda img, cam, p, r, c, f: f.inliers)
+    monkeypatch.setattr(tiles_stage, "green_fractions", lambda *a: green)
+    monkeypatch.setattr(tiles_stage, "shift_off_bare", lambda img, cam, profile, finds: finds)
+    finds = tiles_stage.solve(img, cam, REFERENCE, range(1, 7))
+    read = sorted((f.row, f.col, f.level) for f in finds)
+    assert read == [(2, 2, 1), (2, 3, 2), (2, 5, 2)]
