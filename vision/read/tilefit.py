@@ -12,7 +12,9 @@ fall out through a robust loss.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -123,6 +125,23 @@ def not_green(bgr: np.ndarray) -> np.ndarray:
 ALONG_MM = (-0.8, 0.0, 0.8)  #: each edge is searched on three parallel lines, averaged against noise
 
 
+@lru_cache(maxsize=8)
+def _search_grid(edges: tuple[Edge, ...]) -> np.ndarray:
+    """(edges, :data:`ALONG_MM`, steps, 2): the tile-coordinate points searched across each edge (the
+    same for every tile and pose: made once)."""
+    pts = np.array([e.point for e in edges], float)
+    nrm = np.array([e.normal for e in edges], float)
+    tan = np.column_stack([-nrm[:, 1], nrm[:, 0]])
+    steps = np.arange(-SEARCH_MM, SEARCH_MM + 1e-9, STEP_MM)
+    grid = (
+        pts[:, None, None, :]
+        + steps[None, None, :, None] * nrm[:, None, None, :]
+        + np.array(ALONG_MM)[None, :, None, None] * tan[:, None, None, :]
+    )
+    grid.flags.writeable = False
+    return grid
+
+
 def measure(
     img: EdgeImage,
     cam: Camera,
@@ -138,16 +157,8 @@ def measure(
     side and the outer side as the edge's normal says. The edge is then placed where the linear-light
     colour is halfway between the two, so blur moves it to neither side.
     Returns (edge indices found, their pixels (N, 2), image unit normals (N, 2))."""
-    pts = np.array([e.point for e in edges], float)
-    nrm = np.array([e.normal for e in edges], float)
-    tan = np.column_stack([-nrm[:, 1], nrm[:, 0]])
-    steps = np.arange(-SEARCH_MM, SEARCH_MM + 1e-9, STEP_MM)
-    local = (
-        pts[:, None, None, :]
-        + steps[None, None, :, None] * nrm[:, None, None, :]
-        + np.array(ALONG_MM)[None, :, None, None] * tan[:, None, None, :]
-    )
-    n_e, n_a, n_s = len(edges), len(ALONG_MM), len(steps)
+    local = _search_grid(tuple(edges))
+    n_e, n_a, n_s = local.shape[:3]
     flat = _board_points(profile, row, col, pose, local.reshape(-1, 2))
     uv_all = cam.project(flat).reshape(n_e, n_a, n_s, 2)
     maps = uv_all.reshape(n_e * n_a, n_s, 2).astype(np.float32)
@@ -293,43 +304,37 @@ def fit_undistorted(
 
     def evaluate(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         h, dx, dy, th = p
-        c, s_ = np.cos(th), np.sin(th)
-        x = bx + dx + lx * c - ly * s_
-        y = by + dy + lx * s_ + ly * c
-        q = np.outer(x, KR[:, 0]) + np.outer(y, KR[:, 1]) + (KR[:, 2] * h + Kt)
-        z = q[:, 2:3]
-        proj = q[:, :2] / z
-        r = np.sum((uvu - proj) * nrm, axis=1)
-
-        def d_proj(col3: np.ndarray) -> np.ndarray:  # derivative of proj along a board direction
-            return (col3[None, :2] - proj * col3[None, 2:3]) / z
-
-        dpx, dpy, dph = d_proj(KR[:, 0]), d_proj(KR[:, 1]), d_proj(KR[:, 2])
+        c, s_ = math.cos(th), math.sin(th)
+        x = (bx + dx) + (lx * c - ly * s_)
+        y = (by + dy) + (lx * s_ + ly * c)
+        q = x[:, None] * KR[:, 0] + y[:, None] * KR[:, 1] + (KR[:, 2] * h + Kt)
+        inv_z = 1.0 / q[:, 2]
+        proj = q[:, :2] * inv_z[:, None]
+        r = np.einsum("ij,ij->i", uvu - proj, nrm)
+        # the derivative of proj along each board direction (x, y, up), along the normal:
+        # (K R e)[:2] . n - (proj . n) (K R e)[2], over z
+        pn = np.einsum("ij,ij->i", proj, nrm)
+        dn = (nrm @ KR[:2] - pn[:, None] * KR[2]) * inv_z[:, None]
         dxt, dyt = -lx * s_ - ly * c, lx * c - ly * s_
-        J = -np.column_stack(
-            [
-                np.sum(dph * nrm, axis=1),
-                np.sum(dpx * nrm, axis=1),
-                np.sum(dpy * nrm, axis=1),
-                np.sum((dpx * dxt[:, None] + dpy * dyt[:, None]) * nrm, axis=1),
-            ]
-        )
+        J = np.empty((len(r), 4))
+        J[:, 0] = -dn[:, 2]
+        J[:, 1] = -dn[:, 0]
+        J[:, 2] = -dn[:, 1]
+        J[:, 3] = -(dn[:, 0] * dxt + dn[:, 1] * dyt)
         return r, J[:, free]
 
+    # the priors: the placement towards the block's centre, the height (if held) towards where it started
+    prior = np.array([1.0 / height_sigma**2 if height_sigma else 0.0, *prior_w])[free]
+    towards = np.array([h0, 0.0, 0.0, 0.0])[free]
+    diag = np.diag_indices(len(free))
     r, J = evaluate(pose)
     for _ in range(iters):
         w = 1.0 / (1.0 + (r / 0.6) ** 2)
         A = J.T @ (J * w[:, None])
-        g = J.T @ (w * r)
-        for j, k in enumerate(free):
-            if k > 0:
-                A[j, j] += prior_w[k - 1]
-                g[j] += prior_w[k - 1] * pose[k]
-            elif height_sigma:
-                A[j, j] += 1.0 / height_sigma**2
-                g[j] += (pose[0] - h0) / height_sigma**2
+        A[diag] += prior + 1e-9
+        g = J.T @ (w * r) + prior * (pose[free] - towards)
         try:
-            delta = np.linalg.solve(A + 1e-9 * np.eye(len(free)), -g)
+            delta = np.linalg.solve(A, -g)
         except np.linalg.LinAlgError:
             break
         pose[free] += delta
