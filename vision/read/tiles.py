@@ -41,7 +41,7 @@ from vision.read.tilefit import LevelFit
 log = logging.getLogger(__name__)
 
 BLOCKS = GRID - 1  #: a tile's top-left cell is in 0..6
-MIN_GREEN = 0.15  #: share of a proposal's field samples that must be green
+MIN_GREEN = 0.2  #: share of a proposal's field samples that must be green
 GREEN_SHARE = 0.5  #: ... and at least this share of the greenest level's, on the same block
 MAX_LEVELS_TRIED = 4  #: a block is fitted on at most this many of its greenest levels
 MIN_EDGES = 4  #: edge points (on its lines) a tile needs to be accepted at all
