@@ -471,11 +471,12 @@ def bare_fields(
 def shift_off_bare(
     img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[TileFind]
 ) -> list[TileFind]:
-    """A tile seen by few edges can be read one cell off its block: a tile seen by one field fits the
-    lines of its neighbour nearly as well (its band lies 3 mm from where the neighbour's path would).
-    Read one cell off, it covers a field where the photo shows no green: the board, or a tile lower down.
-    Such a tile is moved one cell away from its bare fields when its lines fit cleanly there, its print
-    shows past them, and it leaves no field bare; otherwise it stays."""
+    """A tile can be read one cell off its block: seen by one field, or with the edges of another tile
+    near its own, it fits the lines one cell over nearly as well (its band lies 3 mm from where the
+    neighbour's path would). Read one cell off, it covers a field where the photo shows no green: the
+    board, or a tile lower down. Every tile read with a bare field (:func:`bare_fields`) is moved one
+    cell away from it when its lines fit cleanly there, its print shows past them, and it leaves no
+    field bare; otherwise it stays (a piece on a field hides the green too)."""
     out = list(finds)
     for i, f in enumerate(finds):
         hidden = np.zeros(img.shape, np.uint8)
