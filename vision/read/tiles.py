@@ -331,6 +331,16 @@ def solve(
     stale: set[tuple[int, int, int]] = set()  #: fits made before a tile now accepted could change them
 
     masks: dict[int, np.ndarray] = {}  #: per level, what is hidden from it now (made when needed)
+    windows: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
+
+    def window(r: int, c: int, k: int) -> tuple[int, int, int, int]:
+        """The pixels (x0, y0, x1, y1) round where a tile on block (r, c) at level k would be."""
+        if (r, c, k) not in windows:
+            box = tile_polygon(cam, profile, r, c, k)
+            x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - 8, 0)
+            x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 8
+            windows[(r, c, k)] = (int(x0), int(y0), int(x1), int(y1))
+        return windows[(r, c, k)]
 
     def refresh(r: int, c: int) -> bool:
         """Fit again the levels of block (r, c) that accepted tiles may have changed; whether any."""
@@ -428,6 +438,7 @@ def solve(
         for j in levels:
             if j < k:
                 covered[j] |= cover
+        lines_or_cover = new_lines | cover
         for (r2, c2), per_level in fits.items():
             for k2 in list(per_level):
                 if per_level[k2] is None:
@@ -436,10 +447,8 @@ def solve(
                     per_level[k2] = None  # one level's tiles never share a cell, nor cover one below fully
                     stale.discard((r2, c2, k2))  # and it is never fitted again
                     continue
-                change = new_lines | cover if k2 < k else new_lines
-                box = tile_polygon(cam, profile, r2, c2, k2)
-                x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - 8, 0)
-                x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 8
+                change = lines_or_cover if k2 < k else new_lines
+                x0, y0, x1, y1 = window(r2, c2, k2)
                 if change[y0:y1, x0:x1].any():
                     stale.add((r2, c2, k2))
     return shift_off_bare(img, cam, profile, found)
