@@ -418,11 +418,14 @@ def test_a_tile_read_one_cell_off_onto_the_open_board_is_moved_back(tmp_path):
     img = tilefit.edge_image(photo.image, board_gain(photo.image, cam, REFERENCE))
     nothing = np.zeros(img.shape, np.uint8)
     right = tiles.TileFind(2, 2, 1, 0.0, {}, 32, (0.0, 0.0, 0.0))
-    off = tiles.TileFind(2, 3, 1, 0.0, {}, 12, (0.0, 0.0, 0.0))
+    off = tiles.TileFind(2, 3, 1, 0.0, {1: 0.1, 2: 2.0}, 12, (0.0, 0.0, 0.0))
     assert tiles.bare_fields(img, cam, REFERENCE, right, nothing) == []
     assert tiles.bare_fields(img, cam, REFERENCE, off, nothing) == [(0, 1), (1, 1)]
     moved = tiles.shift_off_bare(img, cam, REFERENCE, [off])
     assert [(f.row, f.col, f.level) for f in moved] == [(2, 2, 1)]
+    # the levels it was tried on are tried on its new block too: level 1 fits there, level 2 does not
+    costs = moved[0].level_costs
+    assert set(costs) == {1, 2} and costs[1] < 0.5 < costs[2]
     # a field hidden under a tile above is never bare: the photo does not show it
     assert tiles.bare_fields(img, cam, REFERENCE, off, np.ones(img.shape, np.uint8)) == []
 

@@ -510,10 +510,17 @@ def shift_off_bare(
             if tilefit.sides_agree(img, cam, profile, r, c, fit) < MIN_SIDES * fit.inliers:
                 continue
             placement = (fit.pose[1], fit.pose[2], float(np.degrees(fit.pose[3])))
-            moved = TileFind(r, c, f.level, fit.cost, {f.level: fit.cost}, fit.found, placement)
+            moved = TileFind(r, c, f.level, fit.cost, {f.level: _penalised(fit)}, fit.found, placement)
             if bare_fields(img, cam, profile, moved, hidden) or fit.inliers <= best_inliers:
                 continue
             best, best_inliers = moved, fit.inliers
+        if best is not None:
+            # the levels the tile was tried on, tried on its new block too: how sure its level is
+            mask = hidden.astype(bool)
+            for k in f.level_costs:
+                if k != f.level:
+                    other = tilefit.fit_level(img, cam, profile, best.row, best.col, k, hidden=mask)
+                    best.level_costs[k] = _penalised(other)
         if best is not None:
             log.debug("tile %s level %d moved to %s", (f.row, f.col), f.level, (best.row, best.col))
             out[i] = best
