@@ -73,7 +73,7 @@ def errors(garden: Garden, sure: frozenset[Cell] = frozenset()) -> list[Finding]
         for f in check(garden)
         if f.severity == "error"
         and f.rule in CORRECTABLE
-        and not (set(map(tuple, f.cells)) <= sure and hidden_statue_links(garden, f))
+        and not _in_line_through_hidden(garden, f, sure)
         and not on_hidden_tile(garden, f)
     ]
 
@@ -91,6 +91,12 @@ def on_hidden_tile(garden: Garden, finding: Finding) -> bool:
         if cell in finding.cells and not any(t.level == level and t.covers(cell) for t in garden.tiles)
     ]
     return bool(lacking) and all(top[r][c] > level for (r, c), level in lacking)
+
+
+def _in_line_through_hidden(garden: Garden, finding: Finding, sure: frozenset[Cell]) -> bool:
+    """Whether ``finding`` is a statue out of line that is kept: every statue it names was read surely
+    (``sure``), and a statue hidden under a higher tile would put it in line."""
+    return set(map(tuple, finding.cells)) <= sure and bool(hidden_statue_links(garden, finding))
 
 
 def hidden_statue_links(garden: Garden, finding: Finding) -> list[Cell]:
@@ -184,7 +190,7 @@ def self_correct(
         doubts += 1
     final = check(garden)
     for f in final:
-        if set(map(tuple, f.cells)) <= sure and hidden_statue_links(garden, f):
+        if _in_line_through_hidden(garden, f, sure):
             warnings.append(
                 ReadWarning(
                     "hidden-statue",

@@ -179,6 +179,11 @@ def _support(img: tilefit.EdgeImage, cam: Camera, profile: Profile, r: int, c: i
     return f.inliers if f.inliers >= SURE_EDGES else tilefit.sides_agree(img, cam, profile, r, c, f)
 
 
+def _placement(pose: tuple[float, ...] | np.ndarray) -> tuple[float, float, float]:
+    """A fit's pose (height, dx, dy, turn in radians) as a tile's placement: dx, dy (mm), turn (degrees)."""
+    return (pose[1], pose[2], float(np.degrees(pose[3])))
+
+
 def _placed(f: LevelFit, slack_mm: float = 0.0) -> bool:
     """Whether the fitted placement is one a hand makes (spec 2.3: within 1.5 mm and 3 degrees, plus
     what the camera fit leaves): a fit that slid further has latched onto a neighbour's lines."""
@@ -416,7 +421,7 @@ def solve(
         log.debug(
             "tile %s level %d: %d edges, %d on its lines, cost %.2f", (r, c), k, f.found, f.inliers, f.cost
         )
-        placement = (f.pose[1], f.pose[2], float(np.degrees(f.pose[3])))
+        placement = _placement(f.pose)
         found.append(
             TileFind(r, c, k, f.cost, {j: _penalised(g) for j, g in fits[(r, c)].items()}, f.found, placement)
         )
@@ -496,6 +501,7 @@ def shift_off_bare(
         if not bare:
             continue
         moves = {(-1 if dr else 1, 0) for dr, _ in bare} | {(0, -1 if dc else 1) for _, dc in bare}
+        mask = hidden.astype(bool)
         best: TileFind | None = None
         best_inliers = 0
         for dr, dc in moves:
@@ -504,26 +510,25 @@ def shift_off_bare(
                 continue
             if any(g is not f and _excludes(g, r, c, f.level) for g in out):
                 continue
-            fit = tilefit.fit_level(img, cam, profile, r, c, f.level, hidden=hidden.astype(bool))
+            fit = tilefit.fit_level(img, cam, profile, r, c, f.level, hidden=mask)
             if fit is None or not _plausible(fit, CLEAN_EDGES, strict=True):
                 continue
             if tilefit.sides_agree(img, cam, profile, r, c, fit) < MIN_SIDES * fit.inliers:
                 continue
-            placement = (fit.pose[1], fit.pose[2], float(np.degrees(fit.pose[3])))
-            moved = TileFind(r, c, f.level, fit.cost, {f.level: _penalised(fit)}, fit.found, placement)
+            costs = {f.level: _penalised(fit)}
+            moved = TileFind(r, c, f.level, fit.cost, costs, fit.found, _placement(fit.pose))
             if bare_fields(img, cam, profile, moved, hidden) or fit.inliers <= best_inliers:
                 continue
             best, best_inliers = moved, fit.inliers
-        if best is not None:
-            # the levels the tile was tried on, tried on its new block too: how sure its level is
-            mask = hidden.astype(bool)
-            for k in f.level_costs:
-                if k != f.level:
-                    other = tilefit.fit_level(img, cam, profile, best.row, best.col, k, hidden=mask)
-                    best.level_costs[k] = _penalised(other)
-        if best is not None:
-            log.debug("tile %s level %d moved to %s", (f.row, f.col), f.level, (best.row, best.col))
-            out[i] = best
+        if best is None:
+            continue
+        # the levels the tile was tried on, tried on its new block too: how sure its level is
+        for k in f.level_costs:
+            if k != f.level:
+                other = tilefit.fit_level(img, cam, profile, best.row, best.col, k, hidden=mask)
+                best.level_costs[k] = _penalised(other)
+        log.debug("tile %s level %d moved to %s", (f.row, f.col), f.level, (best.row, best.col))
+        out[i] = best
     return out
 
 
@@ -548,7 +553,7 @@ def observations(
         keep = np.abs(np.sum((uv - proj) * nrm, axis=1)) < 1.5
         if keep.sum() < min_inliers:
             continue
-        placement = (pose[1], pose[2], float(np.degrees(pose[3])))
+        placement = _placement(pose)
         out.append(
             (f.row, f.col, f.level, placement, pts[idx][keep], cam.undistort_pixels(uv[keep]), nrm[keep])
         )
