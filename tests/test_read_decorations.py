@@ -3,13 +3,14 @@ for the structure reader, so these test this stage alone)."""
 
 from __future__ import annotations
 
+import dataclasses
 import numpy as np
 import pytest
 
 from scoring.garden import Decoration, Garden, Tile
 from scoring.rules import check
 from vision.camera import Camera
-from vision.profile import REFERENCE
+from vision.profile import REFERENCE, VARIANT
 from vision.read.decorations import PlacedTile, Scorer, Surfaces, candidates, palette, piece_parts
 from vision.read.overlay import board_box, draw_overlay
 from vision.read.pieces import read_pieces, truth_tiles
@@ -131,6 +132,36 @@ def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) 
         )
         shown[name] = bool(inky[0])
     assert shown == {"bronze": False, "ink": True}
+
+
+#: the colours `babylon calibrate` measured for the variant edition from 5 of its photos: its icons print
+#: in dark blue, nearly the hue of its belvedere's blue dome (measured darker and greyer, as lit from above)
+VARIANT_AS_CALIBRATED = dataclasses.replace(
+    VARIANT,
+    tile=dataclasses.replace(VARIANT.tile, icon_colour="#3A3E53", plaque_colour="#DFDEE1"),
+    decoration=dataclasses.replace(VARIANT.decoration, belvedere_dome_colour="#3E5388"),
+)
+ICONS = Garden(
+    board_flower="pink",
+    tiles=(
+        Tile(row=2, col=2, level=1, flower="pink", symbols=(("statue", "fountain"), ("stairs", "bridge"))),
+        Tile(row=2, col=4, level=1, flower="yellow", symbols=(("fountain", "statue"), ("bridge", "stairs"))),
+        Tile(row=4, col=2, level=1, flower="blue", symbols=(("bridge", "statue"), ("stairs", "fountain"))),
+        Tile(row=4, col=4, level=1, flower="white", symbols=(("stairs", "bridge"), ("statue", None))),
+    ),
+    decorations=(Decoration(kind="belvedere", cells=((5, 5),), level=1),),
+)
+
+
+@pytest.mark.parametrize("seed", [9, 11])
+def test_icons_in_nearly_the_domes_hue_are_no_belvederes(seed: int) -> None:
+    """A bold icon covers much of the dome's disc and has its hue; but its ink is far darker against
+    the plaque than a dome lit from above (these seeds each read an icon as a belvedere before)."""
+    assert not check(ICONS)
+    photo = render_photo(ICONS, seed, VARIANT, size=(1200, 900), height_mm=430, tilt_deg=12)
+    cam = Camera.from_dict(photo.truth["camera"])
+    read = read_pieces(photo.image, cam, truth_tiles(photo.truth, VARIANT), VARIANT_AS_CALIBRATED)
+    assert read.decorations == [Decoration(kind="belvedere", cells=((5, 5),), level=1)]
 
 
 def test_evaluation_counts() -> None:

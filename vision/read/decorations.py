@@ -670,6 +670,10 @@ MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
 #: 100 development photos statues measured 0.09 and more, inky empty plaques 0.04 to 0.1; a statue in
 #: the shadow of higher tiles, its plaque partly lit, measured 0.06
 INK_MARGIN = 0.5
+#: the part of a piece on a plaque that ink may mimic, and the margin below the line between the two:
+#: a belvedere's dome, lit from above, measured 0.2 and more of its plaque's brightness on development
+#: photos, the plaques' dark blue icons of the variant edition 0.05-0.07, under a line at 0.12
+INKY_PART = {"statue": ("bronze", INK_MARGIN), "belvedere": ("teal", 1.0)}
 CREAM_SHARE = 0.6  #: a pixel as bright as this share of its plaque's cream, and of its chromaticity ...
 CREAM_CHROMA = 0.04  #: ... within this, shows the plaque
 BELVEDERE_RING = 0.85  #: share of the tile round a belvedere's base that must not look like water
@@ -897,21 +901,23 @@ class Scorer:
         lin: np.ndarray,
         ok: np.ndarray,
     ) -> np.ndarray:
-        """Per segment: whether it is a statue's bronze whose pixels are as dark, against the field's
-        plaque, as the icon's ink rather than bronze (a bold icon drawing on an empty plaque covers
-        its middle and, at its edges, shades into tan: it is no statue). The line between the two is
-        the geometric mean of their brightness over the plaque's, lowered by :data:`INK_MARGIN`."""
+        """Per segment: whether it is the main part of a piece that stands on a plaque (a statue's bronze,
+        a belvedere's dome) whose pixels are as dark, against the field's plaque, as the icon's ink
+        rather than the piece (a bold icon drawing on an empty plaque covers its middle; an edition may
+        print its icons in nearly the dome's hue). The line between the two is the geometric mean of
+        their brightness over the plaque's, lowered by the piece's margin (:data:`INKY_PART`)."""
         out = np.zeros(len(owners), bool)
         logy, ix = self.classifier.logy, self.classifier.index
         if "ink" not in ix:
             return out
         plaque = logy[ix["plaque"]]
-        line = INK_MARGIN * 2.0 ** ((logy[ix["bronze"]] + logy[ix["ink"]]) / 2 - plaque)
         y = lin.sum(axis=1)
         for si, ci in enumerate(owners):
             c = cands[ci]
-            if c.kind != "statue" or seg_parts[si].colour != "bronze":
+            colour, margin = INKY_PART.get(c.kind, ("", 0.0))
+            if seg_parts[si].colour != colour:
                 continue
+            line = margin * 2.0 ** ((logy[ix[colour]] + logy[ix["ink"]]) / 2 - plaque)
             cream = self._cream[c.fields[0]][0]
             m = (seg_id == si) & ok
             if math.isfinite(cream) and m.sum() >= MIN_PART:
@@ -948,7 +954,7 @@ class Scorer:
             ok[m] &= ~self.occ.hidden(uv[m], int(lv))
         k = self.classes(uv, lin)
         self.lights(sorted({f for c in cands for f in c.fields}))  # all at once, then cached
-        self.cream_levels(sorted({c.fields[0] for c in cands if c.kind == "statue"}))
+        self.cream_levels(sorted({c.fields[0] for c in cands if c.kind in INKY_PART}))
         light = np.array([float(np.mean([self._light[f] for f in c.fields])) for c in cands])
         colours = sorted({p.colour for p in seg_parts})
         hit = np.zeros(len(allp), bool)
@@ -1077,7 +1083,11 @@ THRESHOLDS: dict[str, float] = {
     "fountain": 0.5,
     "bridge": 0.5,
     "stairs": 0.5,
-    "belvedere": 0.5,
+    #: the dome is one solid colour over its whole disc from any camera, and nothing else on a field is
+    #: that big and that colour: a print of its colour (an edition's dark blue icons under a blue
+    #: dome) covers part of the disc only. On development photos the domes scored 0.87 and more, the
+    #: icons and bands taken for one 0.52-0.79
+    "belvedere": 0.8,
 }
 #: a piece seen by the half that stands on a tile read must look surely itself there: it implies a tile
 #: hidden under higher ones for its other half (the wrong ones scored 0.5-0.62, the right ones 0.89-1)
