@@ -4,6 +4,7 @@ for the structure reader, so these test this stage alone)."""
 from __future__ import annotations
 
 import dataclasses
+
 import numpy as np
 import pytest
 
