@@ -670,9 +670,10 @@ MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
 #: 100 development photos statues measured 0.09 and more, inky empty plaques 0.04 to 0.1; a statue in
 #: the shadow of higher tiles, its plaque partly lit, measured 0.06
 INK_MARGIN = 0.5
-#: the part of a piece on a plaque that ink may mimic, and the margin below the line between the two:
-#: a belvedere's dome, lit from above, measured 0.2 and more of its plaque's brightness on development
-#: photos, the plaques' dark blue icons of the variant edition 0.05-0.07, under a line at 0.12
+#: the part of a piece on a plaque that ink may mimic, and the margin below the line between the two.
+#: On variant photos read with a calibrated profile, a belvedere's dome (lit from above) measured
+#: 0.22-0.31 of its plaque's brightness, the dark blue icons 0.05-0.07, and the line lies at 0.12; no
+#: dome of the 200 development photos (140 reference, 60 variant) fell under it
 INKY_PART = {"statue": ("bronze", INK_MARGIN), "belvedere": ("teal", 1.0)}
 CREAM_SHARE = 0.6  #: a pixel as bright as this share of its plaque's cream, and of its chromaticity ...
 CREAM_CHROMA = 0.04  #: ... within this, shows the plaque
