@@ -114,6 +114,30 @@ def test_pieces_may_stand_on_a_tile_hidden_under_a_higher_one() -> None:
     assert not any(c.kind == "fountain" and c.level == 1 for c in gap)
 
 
+@pytest.mark.parametrize(("bridge_seen", "read"), [(0.3, "statue"), (0.6, "bridge")])
+def test_a_bridge_glimpsed_over_a_sure_statue_is_the_statue(
+    shot, monkeypatch: pytest.MonkeyPatch, bridge_seen: float, read: str
+) -> None:
+    """Bridges claim their fields before statues (a bridge's end looks like a statue); but a bridge
+    seen by only a glimpse, over a field where a statue seen well looks surely itself, is that
+    statue's body."""
+    import vision.read.decorations as deco
+
+    photo, cam, _ = shot
+    tiles = [PlacedTile(3, 2, 1), PlacedTile(3, 5, 1)]
+    cands = candidates(Surfaces(tiles, REFERENCE))
+    bridge = next(c for c in cands if c.kind == "bridge" and c.cells == ((3, 3), (3, 4), (3, 5)))
+    statue = next(c for c in cands if c.kind == "statue" and c.cells == ((3, 3),))
+    looks = {bridge: (0.95, bridge_seen), statue: (1.0, 1.0)}
+
+    def evidence(self, cs, shifts=()):
+        return [deco.Evidence(c, *looks.get(c, (0.0, 1.0))) for c in cs]
+
+    monkeypatch.setattr(deco.Scorer, "evidence", evidence)
+    found = deco.read_decorations(photo.image, cam, tiles, REFERENCE, np.ones(3))
+    assert [f.kind for f in found] == [read]
+
+
 def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) -> None:
     """A bold icon on an empty plaque hides its cream middle and shades into tan at its edges, like a
     statue seen from above; but its ink is some ten times darker against the plaque than bronze."""
