@@ -912,17 +912,19 @@ class Scorer:
         if "ink" not in ix:
             return out
         plaque = logy[ix["plaque"]]
+        line = {
+            kind: margin * 2.0 ** ((logy[ix[colour]] + logy[ix["ink"]]) / 2 - plaque)
+            for kind, (colour, margin) in INKY_PART.items()
+        }
         y = lin.sum(axis=1)
         for si, ci in enumerate(owners):
             c = cands[ci]
-            colour, margin = INKY_PART.get(c.kind, ("", 0.0))
-            if seg_parts[si].colour != colour:
+            if c.kind not in INKY_PART or seg_parts[si].colour != INKY_PART[c.kind][0]:
                 continue
-            line = margin * 2.0 ** ((logy[ix[colour]] + logy[ix["ink"]]) / 2 - plaque)
             cream = self._cream[c.fields[0]][0]
             m = (seg_id == si) & ok
             if math.isfinite(cream) and m.sum() >= MIN_PART:
-                out[si] = float(np.median(y[m])) < line * cream
+                out[si] = float(np.median(y[m])) < line[c.kind] * cream
         return out
 
     def evidence(
