@@ -189,6 +189,56 @@ def test_icons_in_nearly_the_domes_hue_are_no_belvederes(seed: int) -> None:
     assert read.decorations == [Decoration(kind="belvedere", cells=((5, 5),), level=1)]
 
 
+def _veiled(image: np.ndarray, veil: float) -> np.ndarray:
+    """The photo seen through a veil of white light (haze, a phone lifting the shadows): in linear
+    light, each colour mixed with white, ``veil`` of the white."""
+    lin = (image.astype(np.float32) / 255.0) ** 2.2
+    return np.round(255.0 * ((1.0 - veil) * lin + veil) ** (1 / 2.2)).astype(np.uint8)
+
+
+@pytest.fixture(scope="module")
+def icons_shot():
+    photo = render_photo(ICONS, 9, size=(1200, 900), height_mm=430, tilt_deg=12)
+    return photo, Camera.from_dict(photo.truth["camera"]), truth_tiles(photo.truth, REFERENCE)
+
+
+def test_the_photos_ink_rises_with_a_veil_of_light(icons_shot) -> None:
+    """The icons' ink is measured against their plaques in the photo itself: about the printed share
+    in a clear photo, and lifted by a veil of light as much as the veil predicts."""
+    photo, cam, tiles = icons_shot
+    surf = Surfaces(tiles, REFERENCE)
+    printed = palette(REFERENCE)["ink"].sum() / palette(REFERENCE)["plaque"].sum()
+    clear = Scorer(photo.image, cam, surf, REFERENCE, np.ones(3)).measure_ink()
+    veiled = Scorer(_veiled(photo.image, 0.08), cam, surf, REFERENCE, np.ones(3)).measure_ink()
+    assert clear is not None and veiled is not None
+    assert printed / 2 < clear < 2.5 * printed
+    assert veiled > clear + 0.04
+
+
+def test_bold_icons_in_a_hazy_photo_are_no_statues(shot) -> None:
+    """A veil lifts a bold icon's ink towards a statue's bronze in shadow; measured against the ink of
+    the photo's other icons, it is still ink. Without the photo's ink, the printed ink's line passes it."""
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    scorer = Scorer(photo.image, cam, surf, REFERENCE, np.ones(3))
+    statue = next(c for c in candidates(surf) if c.kind == "statue" and c.cells == ((4, 3),))
+    parts = list(piece_parts(REFERENCE, "statue"))
+    n = len(parts[0].points)
+    colours = palette(REFERENCE)
+    veil = 0.06
+    lifted = {name: (1 - veil) * colours[name] + veil * colours["plaque"] for name in ("ink", "bronze")}
+    scorer._cream[statue.fields[0]] = (float(colours["plaque"].sum()), np.zeros(3))
+    seg_id = np.repeat([0, 1], [n, 1])
+
+    def inky(name: str) -> bool:
+        lin = np.vstack([np.tile(lifted[name], (n, 1)), colours["plaque"]])
+        return bool(scorer._inky([statue], [0, 0], parts, seg_id, lin, np.ones(n + 1, bool))[0])
+
+    assert not inky("ink")  # the printed ink's line: a lifted ink passes for shaded bronze
+    scorer.ink = float(lifted["ink"].sum() / colours["plaque"].sum())  # as the photo's icons show it
+    assert inky("ink") and not inky("bronze")
+
+
 def test_evaluation_counts() -> None:
     truth = Garden(
         tiles=(

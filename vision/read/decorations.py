@@ -25,7 +25,7 @@ a calibrated profile reads another edition.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
@@ -666,15 +666,19 @@ def _ring(r0: float, r1: float, n: int = 24) -> np.ndarray:
 PLAQUE_RING = _ring(8.4, 9.6)  #: on a plaque, outside a statue's base (6 mm and its hand placement)
 MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
 #: a statue's bronze is taken for icon ink below this share of the geometric mean of the two colours'
-#: brightness over the plaque's: 0.055 of the plaque's in the reference edition. On the truth tiles of
-#: 100 development photos statues measured 0.09 and more, inky empty plaques 0.04 to 0.1; a statue in
-#: the shadow of higher tiles, its plaque partly lit, measured 0.06
-INK_MARGIN = 0.5
+#: brightness over the plaque's, as this photo shows them (:meth:`Scorer.measure_ink`): 0.064 of the
+#: plaque's in the reference edition in a clear photo, more in a hazy one, whose veil lifts the ink.
+#: On the 220 reference development photos, the 514 statues read right measured 1.07 times their
+#: photo's line and more, the 9 bold icons read as statues 0.62 to 0.88 times it
+INK_MARGIN = 0.58
 #: the part of a piece on a plaque that ink may mimic, and the margin below the line between the two.
 #: On variant photos read with a calibrated profile, a belvedere's dome (lit from above) measured
 #: 0.22-0.31 of its plaque's brightness, the dark blue icons 0.05-0.07, and the line lies at 0.12; no
 #: dome of the 200 development photos (140 reference, 60 variant) fell under it
 INKY_PART = {"statue": ("bronze", INK_MARGIN), "belvedere": ("teal", 1.0)}
+ICON_DISC = _disc(4.5, 0.8)  #: round a plaque's centre: the middle of its icon (a 14 mm box)
+INK_SHARE = 10  #: a plaque's ink: this percentile of the brightness of its icon's middle
+INK_FIELDS = 6  #: the photo's ink is measured on this many plaques at least (else the profile's holds)
 CREAM_SHARE = 0.6  #: a pixel as bright as this share of its plaque's cream, and of its chromaticity ...
 CREAM_CHROMA = 0.04  #: ... within this, shows the plaque
 BELVEDERE_RING = 0.85  #: share of the tile round a belvedere's base that must not look like water
@@ -801,6 +805,7 @@ class Scorer:
         self._classes = np.full(image.shape[0] * image.shape[1], -2, np.int8)  #: -2: not classified yet
         self._cream: dict[tuple[Cell, int], tuple[float, np.ndarray]] = {}
         self._cream_ref: tuple[float, np.ndarray] | None = None
+        self.ink: float | None = None  #: the icons' ink over their plaques' cream (:meth:`measure_ink`)
         #: palette class (and -1, none) -> the print code of :func:`empty_print` it shows
         self.print_of_class = np.full(len(names) + 1, PRINT_UNKNOWN)
         for fi, f in enumerate(profile.flowers):
@@ -893,6 +898,26 @@ class Scorer:
             self._cream_ref = (ratio, tint)
         return self._cream_ref
 
+    def measure_ink(self, exclude: Collection[tuple[Cell, int]] = ()) -> float | None:
+        """The icons' ink in this photo, as a share of their plaques' cream: the lower quartile, over
+        the plaques in sight (but those in ``exclude``: fields that may hold a statue, whose bronze
+        would pass for pale ink), of the darkest tenth of each icon's middle. A hazy photo's veil of
+        light lifts it above the printed ink's share; None with too few plaques to tell."""
+        fields = [f for f in sorted(self.surf.at) if self.surf.seen(*f) and f not in exclude]
+        if not fields:
+            return None
+        creams = self.cream_levels(fields)
+        lin, ok = self._ring_colours(fields, ICON_DISC)
+        y = lin.sum(axis=1)
+        n = len(ICON_DISC)
+        shares = [
+            float(np.percentile(y[i * n : (i + 1) * n][ok[i * n : (i + 1) * n]], INK_SHARE)) / cream
+            for i, (cream, _) in enumerate(creams)
+            if math.isfinite(cream) and ok[i * n : (i + 1) * n].sum() >= n // 2
+        ]
+        self.ink = float(np.percentile(shares, 25)) if len(shares) >= INK_FIELDS else None
+        return self.ink
+
     def _inky(
         self,
         cands: Sequence[Candidate],
@@ -906,14 +931,19 @@ class Scorer:
         a belvedere's dome) whose pixels are as dark, against the field's plaque, as the icon's ink
         rather than the piece (a bold icon drawing on an empty plaque covers its middle; an edition may
         print its icons in nearly the dome's hue). The line between the two is the geometric mean of
-        their brightness over the plaque's, lowered by the piece's margin (:data:`INKY_PART`)."""
+        their brightness over the plaque's, lowered by the piece's margin (:data:`INKY_PART`). A hazy
+        photo adds a veil of light to every colour: the ink measured in the photo (:attr:`ink`) tells
+        how much, and the piece's colour is lifted by as much."""
         out = np.zeros(len(owners), bool)
         logy, ix = self.classifier.logy, self.classifier.index
         if "ink" not in ix:
             return out
         plaque = logy[ix["plaque"]]
+        printed = 2.0 ** (logy[ix["ink"]] - plaque)
+        ink = min(max(self.ink or 0.0, printed), 0.9)
+        veil = (ink - printed) / (1.0 - ink)  #: (ink + veil) / (1 + veil) = the ink measured
         line = {
-            kind: margin * 2.0 ** ((logy[ix[colour]] + logy[ix["ink"]]) / 2 - plaque)
+            kind: margin * math.sqrt(ink * (2.0 ** (logy[ix[colour]] - plaque) + veil) / (1.0 + veil))
             for kind, (colour, margin) in INKY_PART.items()
         }
         y = lin.sum(axis=1)
@@ -1170,6 +1200,10 @@ def read_decorations(
     surf = Surfaces(tiles, profile)
     scorer = Scorer(image_bgr, cam, surf, profile, gain_srgb)
     cands = candidates(surf)
+    # the photo's ink, on the plaques where no statue may stand (its bronze would pass for pale ink;
+    # each statue judged where it would stand unmoved: a hand's shift changes the ink by a hair)
+    statues = scorer.evidence([c for c in cands if c.kind == "statue"])
+    scorer.measure_ink({e.candidate.fields[0] for e in statues if e.score >= THRESHOLDS["statue"]})
     found: list[DecorationFind] = []
     taken: set[tuple[Cell, int]] = set()
     belvedere_tiles: set[int] = set()
