@@ -7,12 +7,22 @@ import dataclasses
 
 import numpy as np
 import pytest
+from scipy.spatial import Delaunay
 
 from scoring.garden import Decoration, Garden, Tile
 from scoring.rules import check
 from vision.camera import Camera
 from vision.profile import REFERENCE, VARIANT
-from vision.read.decorations import PlacedTile, Scorer, Surfaces, candidates, palette, piece_parts
+from vision.read.decorations import (
+    Candidate,
+    PlacedTile,
+    Scorer,
+    Surfaces,
+    candidates,
+    palette,
+    piece_hull,
+    piece_parts,
+)
 from vision.read.overlay import board_box, draw_overlay
 from vision.read.pieces import read_pieces, truth_tiles
 from vision.read.pieces_eval import evaluate_decorations, evaluate_symbols
@@ -237,6 +247,31 @@ def test_bold_icons_in_a_hazy_photo_are_no_statues(shot) -> None:
     assert not inky("ink")  # the printed ink's line: a lifted ink passes for shaded bronze
     scorer.ink = float(lifted["ink"].sum() / colours["plaque"].sum())  # as the photo's icons show it
     assert inky("ink") and not inky("bronze")
+
+
+@pytest.mark.parametrize("kind", ["stairs", "statue"])
+def test_a_piece_hides_only_what_its_outline_holds(kind: str) -> None:
+    """A found piece hides the pieces below it behind its convex hull: the hull holds every point of the
+    piece but not the air over stairs' lower steps or beside a statue's slim body, where a piece behind
+    them is in sight (a statue behind stairs was lost so)."""
+    c = Candidate(
+        kind,
+        ((3, 3), (3, 4))[: 2 if kind == "stairs" else 1],
+        (1, 2)[: 2 if kind == "stairs" else 1],
+        (100.0, 100.0, 22.5),
+        0.0,
+        run=30.0,
+        rise=22.5,
+    )
+    hull = Delaunay(piece_hull(REFERENCE, c))
+    body = np.vstack(
+        [p.points for p in piece_parts(REFERENCE, kind, c.run, c.rise) if p.role not in ("gate", "cover")]
+    )
+    assert (hull.find_simplex(body) >= 0).all()
+    air = (
+        np.array([[6.0, 0.0, 20.0]]) if kind == "stairs" else np.array([[5.5, 0.0, 15.0], [0.0, -5.5, 12.0]])
+    )
+    assert (hull.find_simplex(air) < 0).all()
 
 
 def test_evaluation_counts() -> None:

@@ -1152,31 +1152,35 @@ SHIFTS_MM = (
 )
 
 
-def _hull_local(profile: Profile, c: Candidate) -> np.ndarray:
-    """Corners of a box round the piece, local frame (for what it hides of the pieces below it)."""
+def piece_hull(profile: Profile, c: Candidate) -> np.ndarray:
+    """Points whose convex hull holds the piece, local frame (for what it hides of the pieces below it).
+    As tight as a convex hull can be: a piece behind the lower steps of stairs, or past a statue's
+    slim body, is in sight over them."""
     d = profile.decoration
-    if c.kind == "statue":
-        hx = hy = d.statue_base[0] / 2
-        h = d.statue_height
-    elif c.kind == "belvedere":
+    if c.kind == "stairs":  # the steps' outline: the first step's front edge, the top step's
+        step = c.run / d.stairs_steps
+        profile_xz = [
+            (0.0, 0.0),
+            (0.0, c.rise / d.stairs_steps),
+            (c.run - step, c.rise),
+            (c.run, c.rise),
+            (c.run, 0.0),
+        ]
+        return np.array([[x, y, z] for x, z in profile_xz for y in (-d.stairs_width / 2, d.stairs_width / 2)])
+    if c.kind == "statue":  # the base disc's box, and the body narrowing to the head
+        r_base, h_base = d.statue_base[0] / 2, d.statue_base[1]
+        r_top = max(d.statue_body[1], d.statue_head) / 2
+        rings = [(r_base, 0.0), (r_base, h_base), (r_top, d.statue_height)]
+        return np.array([[sx * r, sy * r, z] for r, z in rings for sx in (-1, 1) for sy in (-1, 1)])
+    if c.kind == "belvedere":
         hx = hy = d.belvedere_base / 2
         h = d.belvedere_height
     elif c.kind == "fountain":
         hx, hy = d.fountain_basin[0] / 2, d.fountain_basin[1] / 2
         h = d.fountain_basin[2] + d.fountain_spout[1]
-    elif c.kind == "bridge":
+    else:
         hx, hy = d.bridge_deck[0] / 2, d.bridge_deck[1] / 2
         h = d.bridge_rise + d.bridge_rail_lift
-    else:
-        box = np.array(
-            [
-                [x, y, z]
-                for x in (0.0, c.run)
-                for y in (-d.stairs_width / 2, d.stairs_width / 2)
-                for z in (0.0, c.rise)
-            ]
-        )
-        return box
     return np.array([[x, y, z] for x in (-hx, hx) for y in (-hy, hy) for z in (0.0, h)])
 
 
@@ -1240,7 +1244,7 @@ def read_decorations(
                         continue
                     belvedere_tiles.add(ti)
                 taken |= fields
-                hull_px = cam.project(_to_board(c, _hull_local(profile, c), ev.shift))
+                hull_px = cam.project(_to_board(c, piece_hull(profile, c), ev.shift))
                 scorer.occ.add_piece(level, hull_px)
                 centre = hull_px.mean(axis=0)
                 found.append(
