@@ -360,6 +360,37 @@ def test_a_band_printed_in_the_paths_colour_does_not_count_against_a_tile(tmp_pa
     assert tilefit.sides_agree(img, cam, VARIANT, 2, 2, fit) >= 0.9 * fit.inliers
 
 
+def test_a_pale_band_tinted_towards_green_still_edges_the_garden(tmp_path):
+    """The tiles are printed on other sheets than the board: balanced on the board, a tile's ivory band
+    can lean towards green (its little colour is all tint). Beside the garden's far deeper green it is
+    still the band, and its edges are found."""
+    import cv2
+
+    from vision.profile import VARIANT
+    from vision.read import tilefit
+    from vision.read.tiles import tile_polygon
+    from vision.read.views import board_gain
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=2, col=2, level=1, flower="white")])
+    photo = render_photo(garden, 20_005, VARIANT, tilt_deg=6.0, **PLAIN)
+    cam = Camera.from_dict(photo.truth["camera"])
+    sheet = np.zeros(photo.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(sheet, np.round(tile_polygon(cam, VARIANT, 2, 2, 1)[:4]).astype(np.int32), 1)
+    tinted = photo.image.astype(np.float32)
+    tinted[sheet > 0] *= np.array([0.99, 1.04, 0.97], np.float32)  # B, G, R: the tile's sheet greener
+    tinted = np.clip(tinted, 0, 255).astype(np.uint8)
+    img = tilefit.edge_image(tinted, board_gain(tinted, cam, VARIANT))
+    mid = VARIANT.tile.size / 2 - VARIANT.tile.band_width / 2  # the band's middle line
+    ring = np.array([(a, b) for a in np.linspace(-20, 20, 9) for b in (-mid, mid)], float)
+    ring = np.vstack([ring, ring[:, ::-1]])
+    pose = np.array([VARIANT.tile_top_z(1), 0.0, 0.0, 0.0])
+    uv = np.round(cam.project(tilefit._board_points(VARIANT, 2, 2, pose, ring))).astype(int)
+    assert np.median(img.not_green[uv[:, 1], uv[:, 0]]) < tilefit.OTHER_MIN  # not "not green" alone
+    fit = tilefit.fit_level(img, cam, VARIANT, 2, 2, 1)
+    assert fit is not None and fit.inliers >= 24
+
+
 def _level_fit(inliers: int, cost: float, dx: float = 0.0):
     """A level-1 fit with every edge found on the tile's lines."""
     from vision.read.tilefit import LevelFit

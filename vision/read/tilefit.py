@@ -67,6 +67,10 @@ def _board_points(profile: Profile, row: int, col: int, pose: np.ndarray, local:
 
 GREEN_MAX = -20.0  #: ``not_green`` at or below this is the garden green
 OTHER_MIN = -8.0  #: ... at or above this it is not
+#: ... or at least this far above the green beside it: a pale print (an ivory band, the path's cream)
+#: has so little colour that a tint of its sheet's ink, not the board's, turns it towards green (an
+#: ivory band measured -24 beside a garden green of -80 once the photo was balanced on the board)
+OTHER_STEP = 35.0
 #: the colourfulness below which a pixel counts as grey (noise, a tint of the light, not a hue): this
 #: share of its channels' sum, and never under :data:`CHROMA_MIN` (8-bit)
 CHROMA_FLOOR = 0.12
@@ -207,7 +211,7 @@ def measure(
         (p[:, :-1] <= half[:, :-1])
         & (half[:, :-1] < p[:, 1:])
         & (g[:, :-1] <= GREEN_MAX)
-        & (o[:, :-1] >= OTHER_MIN)
+        & (o[:, :-1] >= np.minimum(OTHER_MIN, g[:, :-1] + OTHER_STEP))
     )
     cand[:, 0] = False
     dist = np.where(cand, np.abs(np.arange(n_s - 1) - mid)[None, :], 10**6)
