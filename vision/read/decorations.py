@@ -668,8 +668,8 @@ MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
 #: a statue's bronze is taken for icon ink below this share of the geometric mean of the two colours'
 #: brightness over the plaque's, as this photo shows them (:meth:`Scorer.measure_ink`): 0.064 of the
 #: plaque's in the reference edition in a clear photo, more in a hazy one, whose veil lifts the ink.
-#: On the 220 reference development photos, the 514 statues read right measured 1.07 times their
-#: photo's line and more, the 9 bold icons read as statues 0.62 to 0.88 times it
+#: On the 220 reference development photos, the 514 statues read right measured 1.11 times their
+#: photo's line and more, the 9 bold icons read as statues 0.64 to 0.91 times it
 INK_MARGIN = 0.58
 #: the part of a piece on a plaque that ink may mimic, and the margin below the line between the two.
 #: On variant photos read with a calibrated profile, a belvedere's dome (lit from above) measured
