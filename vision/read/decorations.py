@@ -28,6 +28,7 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import product
 from typing import Protocol
 
 import cv2
@@ -1206,8 +1207,8 @@ def read_decorations(
     cands = candidates(surf)
     # the photo's ink, on the plaques where no statue may stand (its bronze would pass for pale ink;
     # each statue judged where it would stand unmoved: a hand's shift changes the ink by a hair)
-    statues = scorer.evidence([c for c in cands if c.kind == "statue"])
-    scorer.measure_ink({e.candidate.fields[0] for e in statues if e.score >= THRESHOLDS["statue"]})
+    unmoved = scorer.evidence([c for c in cands if c.kind == "statue"])
+    scorer.measure_ink({e.candidate.fields[0] for e in unmoved if e.score >= THRESHOLDS["statue"]})
     found: list[DecorationFind] = []
     taken: set[tuple[Cell, int]] = set()
     belvedere_tiles: set[int] = set()
@@ -1244,9 +1245,11 @@ def read_decorations(
                         continue
                     belvedere_tiles.add(ti)
                 taken |= fields
-                hull_px = cam.project(_to_board(c, piece_hull(profile, c), ev.shift))
-                scorer.occ.add_piece(level, hull_px)
-                centre = hull_px.mean(axis=0)
+                hull = piece_hull(profile, c)
+                scorer.occ.add_piece(level, cam.project(_to_board(c, hull, ev.shift)))
+                # the piece's mark: the middle of its box (the hull's points lean to where they are many)
+                box = np.array(list(product(*zip(hull.min(axis=0), hull.max(axis=0), strict=True))))
+                centre = cam.project(_to_board(c, box, ev.shift)).mean(axis=0)
                 found.append(
                     DecorationFind(
                         kind,
