@@ -28,6 +28,7 @@ from vision.read.pieces import read_pieces, truth_tiles
 from vision.read.pieces_eval import evaluate_decorations, evaluate_symbols
 from vision.read.reading import Reading, ReadWarning, TileReading
 from vision.read.symbols import UNREAD
+from vision.read.tiles import TileFind, implied_by_pieces, overlaps
 from vision.render.photo import render_photo
 
 GARDEN = Garden(
@@ -107,21 +108,74 @@ def test_pieces_may_stand_on_a_tile_hidden_under_a_higher_one() -> None:
     """Next to a field seen from above, a cell covered by a higher tile may hide a tile of a lower level:
     a fountain or stairs seen by one half may stand on it (and scores by that half)."""
     surf = Surfaces([PlacedTile(2, 2, 1), PlacedTile(2, 4, 3)], REFERENCE)
-    cands = candidates(surf)
+    cands = [c for c in candidates(surf) if not any(surf.unread(*f) for f in c.fields)]
     fountains = {(c.cells, c.levels) for c in cands if c.kind == "fountain"}
     assert fountains == {(((2, 3), (2, 4)), (1, 1)), (((3, 3), (3, 4)), (1, 1))}
     stairs = {(c.cells, c.levels) for c in cands if c.kind == "stairs"}
     assert (((2, 3), (2, 4)), (1, 2)) in stairs  # up to a level-2 tile under the level-3 one
-    assert all(cells[1] in ((2, 4), (3, 4)) for cells, _ in stairs)  # never onto the open board
+    assert all(cells[1] in ((2, 4), (3, 4)) for cells, _ in stairs)  # never up onto the open board
     step = surf.field((2, 4), 1) - surf.field((2, 3), 1)
     assert np.allclose(step, [REFERENCE.board.pitch, 0.0, 0.0])  # one cell over, on the same plane
     # a bridge over an open cell to the field of a tile hidden under the level-3 tile two cells over
-    gap = candidates(Surfaces([PlacedTile(2, 2, 1), PlacedTile(2, 5, 3)], REFERENCE))
+    gap_surf = Surfaces([PlacedTile(2, 2, 1), PlacedTile(2, 5, 3)], REFERENCE)
+    gap = [c for c in candidates(gap_surf) if not any(gap_surf.unread(*f) for f in c.fields)]
     assert {(c.cells, c.hidden) for c in gap if c.kind == "bridge"} == {
         (((2, 3), (2, 4), (2, 5)), True),
         (((3, 3), (3, 4), (3, 5)), True),
     }
     assert not any(c.kind == "fountain" and c.level == 1 for c in gap)
+
+
+def test_pieces_may_stand_on_a_tile_in_sight_but_not_read() -> None:
+    """A fountain's other half, or the foot of stairs, may stand on a field in sight from above where no
+    tile was read (the tile reader misses a low tile whose one field in sight holds the piece)."""
+    surf = Surfaces([PlacedTile(2, 2, 1), PlacedTile(4, 2, 2)], REFERENCE)
+    unread = [c for c in candidates(surf) if any(surf.unread(*f) for f in c.fields)]
+    assert unread and all(c.hidden and c.kind in ("fountain", "stairs") for c in unread)
+    fountains = {c.cells for c in unread if c.kind == "fountain"}
+    assert ((2, 3), (2, 4)) in fountains and ((1, 2), (2, 2)) in fountains
+    stairs = {(c.cells, c.levels) for c in unread if c.kind == "stairs"}
+    # the foot of stairs one level under the level-2 tile, on a cell where nothing was read ...
+    assert (((4, 4), (4, 3)), (1, 2)) in stairs
+    # ... never under a field of the level-1 tile (no stairs go down to the board)
+    assert all(lv == (1, 2) and cells[1] in ((4, 2), (4, 3), (5, 2), (5, 3)) for cells, lv in stairs)
+    # the field not read is where the tile read next to it would continue
+    step = surf.field((2, 4), 1) - surf.field((2, 3), 1)
+    assert np.allclose(step, [REFERENCE.board.pitch, 0.0, 0.0])
+
+
+def test_a_fountain_half_on_a_tile_not_read_implies_the_tile(shot) -> None:
+    """The fountain of the rendered garden, its yellow tile left out of the tiles read: the fountain is
+    still read, and it implies a level-1 tile under its half; no piece is taken over the open board
+    next to the tiles (no garden green round those cells)."""
+    photo, cam, tiles = shot
+    without = [t for t in tiles if (t.row, t.col) != (2, 4)]
+    pieces = read_pieces(photo.image, cam, without, REFERENCE)
+    assert {(d.kind, frozenset(d.cells)) for d in pieces.decorations} == {
+        ("fountain", frozenset({(2, 3), (2, 4)})),
+        ("statue", frozenset({(4, 3)})),
+    }
+    finds = [TileFind(t.row, t.col, t.level, 0.0, {}, 20, t.placement) for t in without]
+    implied = implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
+    assert len(implied) == 1 and implied[0].inferred
+    assert (2, 4) in implied[0].cells and implied[0].level == 1
+    assert all(not overlaps((t.row, t.col), (implied[0].row, implied[0].col)) for t in without if t.level == 1)
+
+
+def test_the_tile_implied_goes_where_higher_tiles_hide_the_rest_of_it() -> None:
+    """Of the four blocks holding the piece's cell, the one whose other fields lie under higher tiles
+    read (a field of it in sight would have been read), never one the rules forbid."""
+    finds = [
+        TileFind(2, 2, 2, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (2, 2), (2, 3), (3, 2), (3, 3)
+        TileFind(4, 4, 1, 0.0, {}, 20, (0.0, 0.0, 0.0)),
+    ]
+    implied = implied_by_pieces(finds, [((4, 3), 1)])
+    assert [(t.row, t.col, t.level) for t in implied] == [(3, 2, 1)]
+    # a cell where a tile of that level or higher was read implies nothing
+    assert implied_by_pieces(finds, [((2, 3), 1), ((4, 4), 1)]) == []
+    # no block of that level beside a tile read on it: nothing
+    crowded = [*finds, TileFind(4, 1, 1, 0.0, {}, 20, (0.0, 0.0, 0.0))]
+    assert implied_by_pieces(crowded, [((4, 3), 1)]) == []
 
 
 @pytest.mark.parametrize(("bridge_seen", "read"), [(0.3, "statue"), (0.6, "bridge")])

@@ -6,7 +6,11 @@ candidates: a statue or a belvedere on any field seen from above; a fountain on 
 two tiles of one level; a bridge straight over a gap between two tiles of one level; stairs between
 adjacent fields of tiles one level apart. A fountain, bridge or stairs seen on a field of a tile read
 may also stand, with its other field, on a tile hidden under higher ones (none read there, a higher
-tile over the cell); such a candidate must look surer to be taken. Each candidate is then tested
+tile over the cell); such a candidate must look surer to be taken. A fountain or stairs may also stand
+with one field on a tile in sight from above but not read (the tile reader misses a low tile whose one
+field in sight holds the piece): taken only surer still, where that field shows garden green round the
+piece, and never over a piece read lower on that cell; it implies the tile
+(:func:`vision.read.tiles.implied_by_pieces`). Each candidate is then tested
 with the piece's own 3-D shape from the profile: points *inside* the solid (the axis of a statue,
 the water of a fountain's basin, the middle of a bridge's deck, the treads of the stairs, the dome
 of a belvedere) project onto pixels that show that solid, whatever the camera, unless something
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import product
 from typing import Protocol
@@ -122,6 +126,13 @@ class Surfaces:
         covers the cell, hiding what is below it."""
         return not self.has(cell, level) and bool(self.top[cell] > level)
 
+    def unread(self, cell: Cell, level: int) -> bool:
+        """A tile of ``level`` may stand over ``cell`` unread though in sight from above: nothing at that
+        level or higher was read there. The tile reader misses a low tile whose only field in sight
+        holds a piece (the piece hides the lines and the green it is read by); the piece, seen standing
+        where the rules put it beside a tile read, tells the tile."""
+        return bool(self.top[cell] < level)
+
     def beside(self, cell: Cell, level: int, other: Cell, other_level: int) -> np.ndarray:
         """The centre of the field over ``other`` on a tile of ``other_level`` hidden under higher ones,
         taken to lie as the tile read under (``cell``, ``level``) would continue; remembered, so that
@@ -144,7 +155,7 @@ class Candidate:
     angle_deg: float  #: direction of the piece's local x axis in the board frame
     run: float = 0.0  #: stairs: length of the run
     rise: float = 0.0  #: stairs: height from the lower tile's top to the upper tile's top
-    hidden: bool = False  #: one of its fields is on a tile hidden under higher ones, not read
+    hidden: bool = False  #: one of its fields is on a tile not read (hidden under higher ones, or unread)
 
     @property
     def level(self) -> int:
@@ -152,10 +163,14 @@ class Candidate:
 
     @property
     def fields(self) -> tuple[tuple[Cell, int], ...]:
-        """The fields the piece occupies (a bridge's middle cell is a gap, not a field)."""
-        if self.kind == "bridge":
-            return ((self.cells[0], self.levels[0]), (self.cells[2], self.levels[2]))
-        return tuple(zip(self.cells, self.levels, strict=True))
+        return piece_fields(self.kind, self.cells, self.levels)
+
+
+def piece_fields(kind: str, cells: Sequence[Cell], levels: Sequence[int]) -> tuple[tuple[Cell, int], ...]:
+    """The fields (cell, level) a piece occupies (a bridge's middle cell is a gap, not a field)."""
+    if kind == "bridge":
+        return ((cells[0], levels[0]), (cells[2], levels[2]))
+    return tuple(zip(cells, levels, strict=True))
 
 
 def _adjacent(cell: Cell) -> Iterable[tuple[Cell, tuple[int, int]]]:
@@ -216,6 +231,11 @@ def candidates(surf: Surfaces) -> list[Candidate]:
                 if surf.seen(cell, level) or surf.seen(nb, level + 1):
                     q = surf.field(nb, level + 1)
                     out.append(_stairs(surf, (cell, nb), level, p, q, half_field, surf.at[(nb, level + 1)]))
+            # stairs up to this field from a tile one level down, in sight but not read (Surfaces.unread)
+            if level > 1 and surf.seen(cell, level) and surf.unread(nb, level - 1):
+                low = surf.beside(cell, level, nb, level - 1)
+                stairs = _stairs(surf, (nb, cell), level - 1, low, p, half_field, ti)
+                out.append(replace(stairs, hidden=True))
     return out
 
 
@@ -256,11 +276,12 @@ def _on_hidden(
     surf: Surfaces, cell: Cell, level: int, step: tuple[int, int], p: np.ndarray, half_field: float
 ) -> list[Candidate]:
     """Fountains, bridges and stairs from a field seen from above, in direction ``step``, onto a field
-    of a tile hidden under higher ones (:meth:`Surfaces.under`): the piece scores by what is seen."""
+    of a tile hidden under higher ones (:meth:`Surfaces.under`): the piece scores by what is seen. A
+    fountain's other field may also be on a tile in sight but not read (:meth:`Surfaces.unread`)."""
     out = []
     nb = (cell[0] + step[0], cell[1] + step[1])
     far = (cell[0] + 2 * step[0], cell[1] + 2 * step[1])
-    if surf.under(nb, level):
+    if surf.under(nb, level) or surf.unread(nb, level):
         q = surf.beside(cell, level, nb, level)
         pair = tuple(sorted((cell, nb)))
         out.append(Candidate("fountain", pair, (level, level), tuple((p + q) / 2), _angle(p, q), hidden=True))
@@ -735,6 +756,24 @@ def _print_at(surf: Surfaces, i: int, xy: np.ndarray) -> tuple[np.ndarray, np.nd
     return on, out
 
 
+def _field_print(
+    prof: Profile, centre: np.ndarray, turn: float, xy: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_print_at` for one field of a tile not read (which corner of its tile it is, hence where
+    its band and path run, is not known): whether board points lie on the field, and where they show
+    its garden green for sure."""
+    t = prof.tile
+    a = math.radians(turn)
+    rel = xy - centre[:2]
+    au = np.abs(rel[:, 0] * math.cos(a) + rel[:, 1] * math.sin(a))
+    av = np.abs(-rel[:, 0] * math.sin(a) + rel[:, 1] * math.cos(a))
+    off = (t.field_size + t.path_width) / 2  # from the field's centre to its edges
+    reach = t.size / 2 - t.band_width - GREEN_MARGIN - off  # the green on the band's side, the nearer
+    on = (au <= off) & (av <= off)
+    green = (au <= reach) & (av <= reach) & (np.hypot(au, av) >= t.plaque_diameter / 2 + GREEN_MARGIN)
+    return on, np.where(green, PRINT_GREEN, PRINT_UNKNOWN)
+
+
 def empty_print(surf: Surfaces, cam: Camera, uv: np.ndarray, z_from: np.ndarray) -> np.ndarray:
     """What the photo would show at pixels ``uv`` without the piece whose points (at heights ``z_from``)
     project there: the first tile top the line of sight meets below those points (the tiles above them
@@ -756,6 +795,11 @@ def empty_print(surf: Surfaces, cam: Camera, uv: np.ndarray, z_from: np.ndarray)
             on, what = _print_at(surf, i, xy)
             got[on & ~hit_any] = what[on & ~hit_any]
             hit_any |= on
+        for (cell, field_level), (centre, turn) in surf.guessed.items():
+            if field_level == lv and surf.unread(cell, lv):
+                on, what = _field_print(surf.profile, centre, turn, xy)
+                got[on & ~hit_any] = what[on & ~hit_any]
+                hit_any |= on
         idx = np.where(m)[0]
         out[idx[hit_any]] = got[hit_any]
         open_[idx[hit_any]] = False
@@ -846,6 +890,11 @@ class Scorer:
             m = levels == lv
             ok[m] &= ~self.occ.hidden(uv[m], int(lv))
         return lin, ok
+
+    def green_seen(self, field: tuple[Cell, int]) -> int:
+        """How many points of the ring round a field, in sight, show garden green."""
+        lin, ok = self._ring_colours([field], GREEN_RING)
+        return int((is_green(lin) & ok).sum())
 
     def lights(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
         """The light on each field: the brightness of its garden green over the green's lit reference
@@ -1100,6 +1149,10 @@ class DecorationFind:
         return min(self.levels)
 
     @property
+    def fields(self) -> tuple[tuple[Cell, int], ...]:
+        return piece_fields(self.kind, self.cells, self.levels)
+
+    @property
     def confidence(self) -> float:
         """0..1: how far the evidence is above the acceptance threshold."""
         t = THRESHOLDS[self.kind]
@@ -1135,6 +1188,14 @@ SURE_STATUE = (0.9, 0.5)  #: a statue's score and the share of it in sight for i
 #: stairs climbing to a field read as another symbol lose this much of their score (a round marker
 #: allows it, rarely; it mostly tells which way stairs that the photo shows climb)
 SYMBOL_MISMATCH = 0.3
+#: a piece standing with one field on a tile not read, in sight from above (:meth:`Surfaces.unread`),
+#: implies that tile: the ring round that field must show its garden green on this many points (of 72)
+#: at least (on the development photos, the right pieces showed 3-26; the wrong ones, mostly stairs
+#: taken on a bare board cell, 0-2, and wrong stairs over a lower tile's green up to 27) ...
+UNREAD_GREEN = 3
+#: ... and stairs look surer than on a tile hidden (the wrong ones over green scored 0.87-0.93, the
+#: right ones 0.93-1)
+UNREAD_MIN = {"stairs": 0.95}
 MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged
 #: the order in which kinds claim their fields: a piece that spans more explains what a smaller one
 #: standing on one of its fields would see (a bridge's end looks like a terracotta statue); stairs,
@@ -1212,6 +1273,28 @@ def read_decorations(
     found: list[DecorationFind] = []
     taken: set[tuple[Cell, int]] = set()
     belvedere_tiles: set[int] = set()
+
+    def take(ev: Evidence) -> None:
+        c = ev.candidate
+        taken.update(c.fields)
+        hull = piece_hull(profile, c)
+        scorer.occ.add_piece(c.level, cam.project(_to_board(c, hull, ev.shift)))
+        # the piece's mark: the middle of its box (the hull's points lean to where they are many)
+        box = np.array(list(product(*zip(hull.min(axis=0), hull.max(axis=0), strict=True))))
+        centre = cam.project(_to_board(c, box, ev.shift)).mean(axis=0)
+        found.append(
+            DecorationFind(
+                c.kind,
+                c.cells,
+                c.levels,
+                round(ev.score, 4),
+                round(ev.visible, 4),
+                (float(centre[0]), float(centre[1])),
+            )
+        )
+
+    #: the pieces found that imply a tile not read, with the cells of those tiles
+    implying: dict[int, list[tuple[Cell, int]]] = {}
     for level in sorted({c.level for c in cands}, reverse=True):
         at_level = scorer.evidence([c for c in cands if c.level == level], SHIFTS_MM)
         if field_symbols:
@@ -1236,28 +1319,29 @@ def read_decorations(
                     break
                 if c.hidden and ev.score < ON_HIDDEN_MIN:
                     continue
-                fields = set(c.fields)
-                if ev.visible < MIN_VISIBLE or fields & taken:
+                if ev.visible < MIN_VISIBLE or set(c.fields) & taken:
                     continue
+                unread = [f for f in c.fields if surf.unread(*f)]
+                if unread:
+                    if ev.score < UNREAD_MIN.get(kind, ON_HIDDEN_MIN) or any(
+                        scorer.green_seen(f) < UNREAD_GREEN for f in unread
+                    ):
+                        continue
+                    implying[len(found)] = unread
                 if kind == "belvedere":
                     ti = surf.at[c.fields[0]]
                     if ti in belvedere_tiles:
                         continue
                     belvedere_tiles.add(ti)
-                taken |= fields
-                hull = piece_hull(profile, c)
-                scorer.occ.add_piece(level, cam.project(_to_board(c, hull, ev.shift)))
-                # the piece's mark: the middle of its box (the hull's points lean to where they are many)
-                box = np.array(list(product(*zip(hull.min(axis=0), hull.max(axis=0), strict=True))))
-                centre = cam.project(_to_board(c, box, ev.shift)).mean(axis=0)
-                found.append(
-                    DecorationFind(
-                        kind,
-                        c.cells,
-                        c.levels,
-                        round(ev.score, 4),
-                        round(ev.visible, 4),
-                        (float(centre[0]), float(centre[1])),
-                    )
-                )
-    return found
+                take(ev)
+    # the tile a piece implies would hide every piece read lower on its cell: such a piece is wrong
+    return [
+        f
+        for i, f in enumerate(found)
+        if not any(
+            cell == c and lv < level
+            for cell, level in implying.get(i, ())
+            for g in found
+            for c, lv in zip(g.cells, g.levels, strict=True)
+        )
+    ]

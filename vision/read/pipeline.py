@@ -22,6 +22,7 @@ from vision.read.reading import DecorationReading, Reading, ReadWarning, TileRea
 
 LEVELS = range(1, 7)  #: the planes swept (the spec's gardens reach level 5)
 CAMERA_ROUNDS = 2  #: rounds of refining the camera on the tiles and reading them again
+INFERRED_CONFIDENCE = 0.5  #: at most this sure of a tile read from the piece on it
 LAST_MOVE_PX = 1.5  #: the last round reads the tiles again only if the camera moved more than this
 
 
@@ -48,15 +49,13 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     cam, printed, finds = read_structure(edge_img, cam, fit, focal, profile, size)
     lap("tiles")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
-    hidden = np.zeros(img.shape[:2], np.uint8)
-    for f in sorted(finds, key=lambda f: -f.level):
-        px = flowers.band_pixels(
-            lab, edge_img.not_green, cam, profile, f.row, f.col, f.level, f.placement, hidden
-        )
-        f.flower, f.flower_scores = flowers.classify(px, profile)
-        tiles.hide(hidden, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
+    read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("flowers")
     pieces = read_pieces(img, cam, finds, profile, gain)
+    implied = tiles.implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
+    if implied:
+        finds = finds + implied
+        read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("pieces")
     choices = [
         TileChoice(
@@ -87,7 +86,17 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
         others = [v for k, v in f.level_costs.items() if k != level]
         margin = min(others, default=9.0) - f.level_costs.get(level, f.cost)
         conf = float(np.clip(margin / 0.5, 0.0, 1.0)) * max(f.flower_scores.get(f.flower, 0.0), 0.3)
-        if margin < 0.15 and cells:
+        if f.inferred and cells:
+            conf = min(conf, INFERRED_CONFIDENCE)
+            warnings.append(
+                ReadWarning(
+                    "tile-inferred",
+                    f"tile at row {f.row}, col {f.col}, level {level}: seen only under the piece on it, "
+                    "read from the piece",
+                    cells,
+                )
+            )
+        elif margin < 0.15 and cells:
             warnings.append(
                 ReadWarning(
                     "level-doubt", f"tile at row {f.row}, col {f.col}: level {level} is uncertain", cells
@@ -139,6 +148,17 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
 
         save_debug(debug_dir, photo, reading, profile)
     return reading
+
+
+def read_flowers(
+    lab: np.ndarray, green_map: np.ndarray, cam: Camera, profile: Profile, finds: list[tiles.TileFind]
+) -> None:
+    """Each tile's flower (in place), from its band where the tiles above leave it in sight."""
+    hidden = np.zeros(lab.shape[:2], np.uint8)
+    for f in sorted(finds, key=lambda f: -f.level):
+        px = flowers.band_pixels(lab, green_map, cam, profile, f.row, f.col, f.level, f.placement, hidden)
+        f.flower, f.flower_scores = flowers.classify(px, profile)
+        tiles.hide(hidden, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
 
 
 def _moved_px(a: Camera, b: Camera, profile: Profile) -> float:

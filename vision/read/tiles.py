@@ -22,11 +22,15 @@ plane the parallax moves and scales them by millimetres, which the sub-pixel edg
    (:func:`shift_off_bare`);
 4. refines the camera's focal length on the tiles found where the board's plane alone cannot fix it
    (a view nearly straight down), and reads the levels again with it.
+
+A low tile whose one field in sight holds a piece is not read here; the decorations stage finds the
+piece, and the piece implies the tile (:func:`implied_by_pieces`).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import cv2
@@ -80,6 +84,8 @@ class TileFind:
     placement: tuple[float, float, float]  #: dx, dy (mm) from the block's centre, turn (degrees)
     flower: str = ""
     flower_scores: dict[str, float] = field(default_factory=dict)
+    #: read from a piece standing on it, not from its own lines (:func:`implied_by_pieces`)
+    inferred: bool = False
 
     @property
     def cells(self) -> tuple[tuple[int, int], ...]:
@@ -529,6 +535,40 @@ def shift_off_bare(
                 best.level_costs[k] = _penalised(other)
         log.debug("tile %s level %d moved to %s", (f.row, f.col), f.level, (best.row, best.col))
         out[i] = best
+    return out
+
+
+def implied_by_pieces(
+    finds: list[TileFind], fields: Iterable[tuple[tuple[int, int], int]]
+) -> list[TileFind]:
+    """The tiles that pieces found on ``fields`` ((cell, level) each) stand on where no tile was read,
+    the cell in sight from above (a low tile whose one field in sight holds a fountain's half or the
+    foot of stairs shows too little of its own lines to be read). Each goes on the block that holds the
+    cell and leaves the rest of the tile under higher tiles read, as the rules allow beside those read
+    (a tile read on its edges would have shown any other field in sight)."""
+    top = np.zeros((GRID, GRID), int)
+    for f in finds:
+        for r, c in f.cells:
+            top[r, c] = max(top[r, c], f.level)
+    out: list[TileFind] = []
+    for cell, level in sorted(set(fields)):
+        if top[cell] >= level or any(cell in f.cells and f.level == level for f in out):
+            continue
+        options = []
+        for r in (cell[0] - 1, cell[0]):
+            for c in (cell[1] - 1, cell[1]):
+                if not (0 <= r < BLOCKS and 0 <= c < BLOCKS):
+                    continue
+                if any(_excludes(f, r, c, level) or (f.level == level + 1 and (f.row, f.col) == (r, c))
+                       for f in finds + out):
+                    continue
+                cells = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+                options.append((sum(int(top[x] > level) for x in cells), (r, c)))
+        if not options:
+            continue
+        hidden, (r, c) = max(options)
+        log.debug("tile %s level %d implied by a piece on %s (%d fields under higher tiles)", (r, c), level, cell, hidden)
+        out.append(TileFind(r, c, level, 0.0, {level: 0.0}, 0, (0.0, 0.0, 0.0), inferred=True))
     return out
 
 
