@@ -159,7 +159,8 @@ def test_a_fountain_half_on_a_tile_not_read_implies_the_tile(shot) -> None:
     implied = implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
     assert len(implied) == 1 and implied[0].inferred
     assert (2, 4) in implied[0].cells and implied[0].level == 1
-    assert all(not overlaps((t.row, t.col), (implied[0].row, implied[0].col)) for t in without if t.level == 1)
+    block = (implied[0].row, implied[0].col)
+    assert all(not overlaps((t.row, t.col), block) for t in without if t.level == 1)
 
 
 def test_the_tile_implied_goes_where_higher_tiles_hide_the_rest_of_it() -> None:

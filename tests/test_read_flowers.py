@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
+from scoring.garden import Garden, Tile
+from vision.camera import Camera
 from vision.profile import REFERENCE
-from vision.read.flowers import MAX_FADE, classify, flower_lab
+from vision.read import tilefit
+from vision.read.flowers import MAX_FADE, classify
+from vision.read.flowers import flower_lab as flower_colours
+from vision.read.pieces import truth_tiles
+from vision.read.pipeline import flower_lab, read_flowers
+from vision.read.tiles import TileFind
+from vision.read.views import board_gain, print_gain
+from vision.render.photo import render_photo
 
 
 def _washed(name: str, keep: float, lighter: float = 15.0) -> np.ndarray:
     """Band pixels of flower ``name`` with only ``keep`` of its chroma left, a little lighter (glare)."""
-    L, a, b = flower_lab(REFERENCE)[name]
+    L, a, b = flower_colours(REFERENCE)[name]
     return np.tile(np.array([[min(L + lighter, 100.0), a * keep, b * keep]], np.float32), (50, 1))
 
 
@@ -31,3 +41,46 @@ def test_a_white_band_with_a_faint_tint_is_white(tint):
 
 def test_no_pixels_no_flower():
     assert classify(np.zeros((0, 3), np.float32), REFERENCE) == ("", {})
+
+
+TILES = Garden(
+    board_flower="pink",
+    tiles=(
+        Tile(row=2, col=1, level=1, flower="white"),
+        Tile(row=2, col=4, level=1, flower="yellow"),
+        Tile(row=4, col=2, level=1, flower="white"),
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def tiles_shot():
+    photo = render_photo(TILES, 5, size=(1200, 900), height_mm=430, tilt_deg=10)
+    cam = Camera.from_dict(photo.truth["camera"])
+    finds = [
+        TileFind(t.row, t.col, t.level, 0.0, {}, 20, t.placement) for t in truth_tiles(photo.truth, REFERENCE)
+    ]
+    return photo.image, cam, finds
+
+
+def _flowers(lab: np.ndarray, image: np.ndarray, cam: Camera, finds: list[TileFind]) -> list[str]:
+    read_flowers(lab, tilefit.not_green(image), cam, REFERENCE, finds)
+    return [f.flower for f in finds]
+
+
+def test_tiles_in_a_warmer_light_than_the_boards_margin_keep_their_white(tiles_shot) -> None:
+    """Balanced on the board's margin only, white bands in a warmer light than the margin's read as
+    yellow; balanced again on the tiles' own plaques, they read white (and yellow stays yellow)."""
+    image, cam, finds = tiles_shot
+    gain = board_gain(image, cam, REFERENCE)  # the margin, in the photo's own light
+    warm = np.clip(image.astype(np.float32) * [0.78, 0.97, 1.08], 0, 255).astype(np.uint8)
+    on_board = cv2.cvtColor(np.clip(warm.astype(np.float32) * (gain / 255.0), 0, 1), cv2.COLOR_BGR2Lab)
+    assert _flowers(on_board, warm, cam, finds).count("yellow") == 3  # the failure the plaques mend
+    right = ["white", "yellow", "white"]
+    assert _flowers(flower_lab(warm, cam, REFERENCE, finds, gain), warm, cam, finds) == right
+    # in the photo's own light the plaques change nothing that matters
+    assert _flowers(flower_lab(image, cam, REFERENCE, finds, gain), image, cam, finds) == right
+    # the plaques measure the tiles' light: the gain's blue over red rises by the warm light's red over blue
+    fields = [(r, c, f.level) for f in finds for r, c in f.cells]
+    own, warmer = (print_gain(img, cam, REFERENCE, fields, gain) for img in (image, warm))
+    assert (warmer[0] / warmer[2]) / (own[0] / own[2]) == pytest.approx(1.08 / 0.78, rel=0.08)

@@ -1,8 +1,10 @@
 """Stage 5: flower colours, of each tile (its band) and of the board (its emblem's petals).
 
 Colours are compared in CIE Lab after the photo has been white-balanced on the board's own sand
-(:func:`vision.read.views.board_gain`), so a warm lamp or a dark exposure does not move them; the
-references are the profile's flower colours, so a calibrated profile reads another edition.
+(:func:`vision.read.views.board_gain`), so a warm lamp or a dark exposure does not move them, and
+then, for the bands, on the tiles' own plaques (:func:`vision.read.views.print_gain`: the tiles may
+stand in another light than the board's margin); the references are the profile's flower colours, so
+a calibrated profile reads another edition.
 """
 
 from __future__ import annotations

@@ -44,17 +44,18 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     cam = pose.camera_from_homography(fit.H, focal.f, fit.kappa, size, fit.centre)
     lap("camera")
     gain = views.board_gain(img, cam, profile)
-    lab = cv2.cvtColor(np.clip(img.astype(np.float32) * (gain / 255.0), 0.0, 1.0), cv2.COLOR_BGR2Lab)
     edge_img = tilefit.edge_image(img, gain)
     cam, printed, finds = read_structure(edge_img, cam, fit, focal, profile, size)
     lap("tiles")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
+    lab = flower_lab(img, cam, profile, finds, gain)
     read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("flowers")
     pieces = read_pieces(img, cam, finds, profile, gain)
     implied = tiles.implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
     if implied:
         finds = finds + implied
+        lab = flower_lab(img, cam, profile, finds, gain)
         read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("pieces")
     choices = [
@@ -148,6 +149,17 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
 
         save_debug(debug_dir, photo, reading, profile)
     return reading
+
+
+def flower_lab(
+    img: np.ndarray, cam: Camera, profile: Profile, finds: list[tiles.TileFind], gain: np.ndarray
+) -> np.ndarray:
+    """The photo in CIE Lab, balanced on the board's sand and then on the plaques of the tiles read
+    (:func:`vision.read.views.print_gain`), for the flower bands printed beside those plaques."""
+    top = tiles.top_of(finds)
+    fields = [(r, c, f.level) for f in finds for r, c in f.cells if top[r, c] == f.level]
+    both = gain * views.print_gain(img, cam, profile, fields, gain)
+    return cv2.cvtColor(np.clip(img.astype(np.float32) * (both / 255.0), 0.0, 1.0), cv2.COLOR_BGR2Lab)
 
 
 def read_flowers(

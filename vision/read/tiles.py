@@ -538,6 +538,15 @@ def shift_off_bare(
     return out
 
 
+def top_of(finds: list[TileFind]) -> np.ndarray:
+    """(8, 8): the level of the highest tile read over each cell (0: none)."""
+    top = np.zeros((GRID, GRID), int)
+    for f in finds:
+        for r, c in f.cells:
+            top[r, c] = max(top[r, c], f.level)
+    return top
+
+
 def implied_by_pieces(
     finds: list[TileFind], fields: Iterable[tuple[tuple[int, int], int]]
 ) -> list[TileFind]:
@@ -546,10 +555,7 @@ def implied_by_pieces(
     foot of stairs shows too little of its own lines to be read). Each goes on the block that holds the
     cell and leaves the rest of the tile under higher tiles read, as the rules allow beside those read
     (a tile read on its edges would have shown any other field in sight)."""
-    top = np.zeros((GRID, GRID), int)
-    for f in finds:
-        for r, c in f.cells:
-            top[r, c] = max(top[r, c], f.level)
+    top = top_of(finds)
     out: list[TileFind] = []
     for cell, level in sorted(set(fields)):
         if top[cell] >= level or any(cell in f.cells and f.level == level for f in out):
@@ -559,15 +565,14 @@ def implied_by_pieces(
             for c in (cell[1] - 1, cell[1]):
                 if not (0 <= r < BLOCKS and 0 <= c < BLOCKS):
                     continue
-                if any(_excludes(f, r, c, level) or (f.level == level + 1 and (f.row, f.col) == (r, c))
-                       for f in finds + out):
+                if any(_excludes(f, r, c, level) for f in finds + out):
                     continue
                 cells = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
                 options.append((sum(int(top[x] > level) for x in cells), (r, c)))
         if not options:
             continue
         hidden, (r, c) = max(options)
-        log.debug("tile %s level %d implied by a piece on %s (%d fields under higher tiles)", (r, c), level, cell, hidden)
+        log.debug("tile %s level %d implied by a piece on %s (%d fields hidden)", (r, c), level, cell, hidden)
         out.append(TileFind(r, c, level, 0.0, {level: 0.0}, 0, (0.0, 0.0, 0.0), inferred=True))
     return out
 

@@ -90,6 +90,50 @@ def board_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
     return (target / np.maximum(med, 1e-3)).astype(np.float32)
 
 
+PLAQUE_RING_MM = (8.6, 9.4)  #: radii sampled on a plaque: outside its icon, inside its rim
+MIN_PLAQUE_PX = 40  #: fewer plaque samples than this (the brighter half of them) leave the gain at 1
+PLAQUE_HUE = 0.08  #: a plaque sample's chromaticity (r, g, b over their sum) is this near the cream's
+CLIPPED = 0.97  #: a sample this bright in any channel (after the board's gain) has lost its hue
+MAX_PRINT_TINT = 1.25  #: the tiles' print gain stays within 1 / this .. this of the board's, per channel
+
+
+def print_gain(
+    image: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    fields: list[tuple[int, int, int]],
+    gain: np.ndarray,
+) -> np.ndarray:
+    """Per-channel gain (B, G, R), applied after ``gain`` (the board's), that brings the cream plaques
+    of the tiles' ``fields`` ((row, col, level) of fields seen from above) to their nominal hue: the
+    tiles are printed apart from the board, and a light mixed from lamps of two colours can tint the
+    tiles standing in it unlike the board's margin. Only the hue changes (the gain's mean is 1); the
+    brighter half of the samples near the cream's hue counts (not an icon's ink, a piece, a shadow)."""
+    if not fields:
+        return np.ones(3, np.float32)
+    t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    ring = np.vstack([np.column_stack([r * np.cos(t), r * np.sin(t)]) for r in PLAQUE_RING_MM])
+    pts = []
+    for row, col, level in fields:
+        x, y = profile.cell_centre(row, col)
+        z = np.full(len(ring), profile.tile_top_z(level))
+        pts.append(np.column_stack([ring[:, 0] + x, ring[:, 1] + y, z]))
+    uv = np.round(cam.project(np.vstack(pts))).astype(int)
+    h, w = image.shape[:2]
+    ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    px = np.clip(image[uv[ok, 1], uv[ok, 0]].astype(np.float32) / 255.0 * gain, 0.0, 1.0)
+    target = rgb(profile.tile.plaque_colour)[::-1]
+    # near the cream's hue (not a fountain's water or a dome standing on the plaque), not clipped
+    hue = px / np.maximum(px.sum(axis=1, keepdims=True), 1e-3) - target / target.sum()
+    px = px[(np.abs(hue).max(axis=1) < PLAQUE_HUE) & (px.max(axis=1) < CLIPPED)]
+    bright = px[px.sum(axis=1) >= np.median(px.sum(axis=1))] if len(px) else px
+    if len(bright) < MIN_PLAQUE_PX:
+        return np.ones(3, np.float32)
+    g = target / np.maximum(np.median(bright, axis=0), 1e-3)
+    g = np.clip(g / g.mean(), 1 / MAX_PRINT_TINT, MAX_PRINT_TINT)
+    return (g / g.mean()).astype(np.float32)
+
+
 def greenness(lab: np.ndarray) -> np.ndarray:
     """0..1: the garden green has a* near -30 where every other print of the board and tiles has
     a* above -2 (white balance already normalised)."""
