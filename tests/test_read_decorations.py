@@ -179,21 +179,30 @@ def test_the_tile_implied_goes_where_higher_tiles_hide_the_rest_of_it() -> None:
     assert implied_by_pieces(crowded, [((4, 3), 1)]) == []
 
 
-@pytest.mark.parametrize(("bridge_seen", "read"), [(0.3, "statue"), (0.6, "bridge")])
-def test_a_bridge_glimpsed_over_a_sure_statue_is_the_statue(
-    shot, monkeypatch: pytest.MonkeyPatch, bridge_seen: float, read: str
+@pytest.mark.parametrize(
+    ("big", "small", "seen", "read"),
+    [
+        ("bridge", "statue", 0.3, "statue"),
+        ("bridge", "statue", 0.6, "bridge"),
+        ("fountain", "belvedere", 0.35, "belvedere"),
+        ("fountain", "belvedere", 0.6, "fountain"),
+    ],
+)
+def test_a_glimpse_of_a_big_piece_over_a_sure_small_one_is_the_small_one(
+    shot, monkeypatch: pytest.MonkeyPatch, big: str, small: str, seen: float, read: str
 ) -> None:
-    """Bridges claim their fields before statues (a bridge's end looks like a statue); but a bridge
-    seen by only a glimpse, over a field where a statue seen well looks surely itself, is that
-    statue's body."""
+    """Bridges and fountains claim their fields before statues and belvederes (a bridge's end looks like
+    a statue, a dome's teal like water); but one seen by only a glimpse, over a field where the smaller
+    piece seen well looks surely itself, is that piece."""
     import vision.read.decorations as deco
 
     photo, cam, _ = shot
-    tiles = [PlacedTile(3, 2, 1), PlacedTile(3, 5, 1)]
+    tiles = [PlacedTile(3, 2, 1), PlacedTile(3, 5 if big == "bridge" else 4, 1)]
     cands = candidates(Surfaces(tiles, REFERENCE))
-    bridge = next(c for c in cands if c.kind == "bridge" and c.cells == ((3, 3), (3, 4), (3, 5)))
-    statue = next(c for c in cands if c.kind == "statue" and c.cells == ((3, 3),))
-    looks = {bridge: (0.95, bridge_seen), statue: (1.0, 1.0)}
+    cells = ((3, 3), (3, 4), (3, 5)) if big == "bridge" else ((3, 3), (3, 4))
+    piece = next(c for c in cands if c.kind == big and c.cells == cells)
+    sure = next(c for c in cands if c.kind == small and c.cells == ((3, 3),))
+    looks = {piece: (0.95, seen), sure: (1.0, 1.0)}
 
     def evidence(self, cs, shifts=()):
         return [deco.Evidence(c, *looks.get(c, (0.0, 1.0))) for c in cs]

@@ -1179,12 +1179,15 @@ THRESHOLDS: dict[str, float] = {
 #: a piece seen by the half that stands on a tile read must look surely itself there: it implies a tile
 #: hidden under higher ones for its other half (the wrong ones scored 0.5-0.62, the right ones 0.89-1)
 ON_HIDDEN_MIN = 0.85
-#: a bridge the photo shows less of than this (the rest behind higher tiles) is not read over a field
-#: where a statue, seen well, looks surely itself: the bronze and terracotta of the statue's body
-#: explain the glimpse (on development photos, 3 of the 4 bridges read so seen were a statue's body;
-#: the right ones were seen by half their points and more, one by 16%)
-BRIDGE_GLIMPSE = 0.4
-SURE_STATUE = (0.9, 0.5)  #: a statue's score and the share of it in sight for it to look surely itself
+#: (the smaller piece, the share in sight): a bridge or a fountain the photo shows less of than this
+#: (the rest behind higher tiles) is not read over a field where that smaller piece, seen well, looks
+#: surely itself. The bronze and terracotta of a statue's body explain a bridge's glimpse (on
+#: development photos, 3 of the 4 bridges read so seen were a statue's body; the right ones were seen by
+#: half their points and more, one by 16%); a dome's teal explains a fountain's water (2 fountains seen
+#: by 35% and 41% of their points took a belvedere's field, the dome seen whole)
+GLIMPSE = {"bridge": ("statue", 0.4), "fountain": ("belvedere", 0.5)}
+#: a piece's score and the share of it in sight for it to look surely itself
+SURE = {"statue": (0.9, 0.5), "belvedere": (0.95, 0.8)}
 #: stairs climbing to a field read as another symbol lose this much of their score (a round marker
 #: allows it, rarely; it mostly tells which way stairs that the photo shows climb)
 SYMBOL_MISMATCH = 0.3
@@ -1304,15 +1307,19 @@ def read_decorations(
                 up = (e.candidate.cells[1], e.candidate.levels[1])
                 if up in field_symbols and field_symbols[up] != "stairs":
                     e.score = max(0.0, e.score - SYMBOL_MISMATCH)
-        statues = {
-            e.candidate.fields[0]
-            for e in at_level
-            if e.candidate.kind == "statue" and e.score >= SURE_STATUE[0] and e.visible >= SURE_STATUE[1]
+        sure = {
+            kind: {
+                e.candidate.fields[0]
+                for e in at_level
+                if e.candidate.kind == kind and e.score >= SURE[kind][0] and e.visible >= SURE[kind][1]
+            }
+            for kind in SURE
         }
         for kind in PRIORITY:
             evs = sorted((e for e in at_level if e.candidate.kind == kind), key=lambda e: -e.score)
-            if kind == "bridge":
-                evs = [e for e in evs if e.visible >= BRIDGE_GLIMPSE or not statues & set(e.candidate.fields)]
+            if kind in GLIMPSE:
+                small, glimpse = GLIMPSE[kind]
+                evs = [e for e in evs if e.visible >= glimpse or not sure[small] & set(e.candidate.fields)]
             for ev in evs:
                 c = ev.candidate
                 if ev.score < THRESHOLDS[kind]:
