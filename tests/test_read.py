@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import struct
@@ -23,6 +24,7 @@ from vision.read import (
     evaluate,
     load_photo,
     read_photo,
+    tiles,
 )
 from vision.read import board as board_stage
 from vision.read.load import decode_photo
@@ -238,6 +240,27 @@ def test_levels_of_a_tall_stack(tall):
     assert got == want
     assert reading.garden.max_level == 5
     assert all(t.level in t.level_scores for t in reading.tiles)
+
+
+def test_a_tile_read_from_the_piece_on_it_is_warned_and_lowers_the_confidence(tall, monkeypatch):
+    """The top tile handed over as if a piece had implied it: the same garden, a ``tile-inferred``
+    warning on its cells, at most half sure of it, and less sure of the whole reading."""
+    path, _ = tall
+    plain = read_photo(path)
+
+    def implied(finds, fields):
+        top = finds.pop(max(range(len(finds)), key=lambda i: finds[i].level))
+        return [dataclasses.replace(top, inferred=True)]
+
+    monkeypatch.setattr(tiles, "implied_by_pieces", implied)
+    again = read_photo(path)
+    assert evaluate.visible_tiles(again.garden) == evaluate.visible_tiles(plain.garden)
+    warned = [w for w in again.warnings if w.code == "tile-inferred"]
+    assert len(warned) == 1 and warned[0].cells
+    inferred = [t for t in again.tiles if set(t.visible_cells) == set(warned[0].cells)]
+    assert inferred and inferred[0].confidence <= 0.5
+    assert again.confidence < plain.confidence
+    assert not [w for w in plain.warnings if w.code == "tile-inferred"]
 
 
 def test_debug_pictures_are_written(tall, tmp_path):

@@ -130,6 +130,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     ]
     lap("assemble")
     parts = [max(r.confidence, 0.05) for r in readings] + [max(d.confidence, 0.05) for d in decorations]
+    doubts += sum(f.inferred for f in finds)  # a tile read from the piece on it is a doubt too
     confidence = float(np.prod(parts) ** (1 / max(len(parts), 1))) * 0.85**doubts
     corners_px = fit.project(profile.board.corners[:, :2]) / photo.scale  # the plane's own fit
     reading = Reading(
