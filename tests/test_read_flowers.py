@@ -10,10 +10,9 @@ from scoring.garden import Garden, Tile
 from vision.camera import Camera
 from vision.profile import REFERENCE
 from vision.read import tilefit
-from vision.read.flowers import MAX_FADE, classify
-from vision.read.flowers import flower_lab as flower_colours
+from vision.read.flowers import MAX_FADE, classify, flower_lab
 from vision.read.pieces import truth_tiles
-from vision.read.pipeline import flower_lab, read_flowers
+from vision.read.pipeline import band_lab, read_flowers
 from vision.read.tiles import TileFind
 from vision.read.views import board_gain, print_gain
 from vision.render.photo import render_photo
@@ -21,7 +20,7 @@ from vision.render.photo import render_photo
 
 def _washed(name: str, keep: float, lighter: float = 15.0) -> np.ndarray:
     """Band pixels of flower ``name`` with only ``keep`` of its chroma left, a little lighter (glare)."""
-    L, a, b = flower_colours(REFERENCE)[name]
+    L, a, b = flower_lab(REFERENCE)[name]
     return np.tile(np.array([[min(L + lighter, 100.0), a * keep, b * keep]], np.float32), (50, 1))
 
 
@@ -77,9 +76,9 @@ def test_tiles_in_a_warmer_light_than_the_boards_margin_keep_their_white(tiles_s
     on_board = cv2.cvtColor(np.clip(warm.astype(np.float32) * (gain / 255.0), 0, 1), cv2.COLOR_BGR2Lab)
     assert _flowers(on_board, warm, cam, finds).count("yellow") == 3  # the failure the plaques mend
     right = ["white", "yellow", "white"]
-    assert _flowers(flower_lab(warm, cam, REFERENCE, finds, gain), warm, cam, finds) == right
+    assert _flowers(band_lab(warm, cam, REFERENCE, finds, gain), warm, cam, finds) == right
     # in the photo's own light the plaques change nothing that matters
-    assert _flowers(flower_lab(image, cam, REFERENCE, finds, gain), image, cam, finds) == right
+    assert _flowers(band_lab(image, cam, REFERENCE, finds, gain), image, cam, finds) == right
     # the plaques measure the tiles' light: the gain's blue over red rises by the warm light's red over blue
     fields = [(r, c, f.level) for f in finds for r, c in f.cells]
     own, warmer = (print_gain(img, cam, REFERENCE, fields, gain) for img in (image, warm))

@@ -48,14 +48,14 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     cam, printed, finds = read_structure(edge_img, cam, fit, focal, profile, size)
     lap("tiles")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
-    lab = flower_lab(img, cam, profile, finds, gain)
+    lab = band_lab(img, cam, profile, finds, gain)
     read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("flowers")
     pieces = read_pieces(img, cam, finds, profile, gain)
     implied = tiles.implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
     if implied:
         finds = finds + implied
-        lab = flower_lab(img, cam, profile, finds, gain)
+        lab = band_lab(img, cam, profile, finds, gain)
         read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("pieces")
     choices = [
@@ -152,7 +152,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     return reading
 
 
-def flower_lab(
+def band_lab(
     img: np.ndarray, cam: Camera, profile: Profile, finds: list[tiles.TileFind], gain: np.ndarray
 ) -> np.ndarray:
     """The photo in CIE Lab, balanced on the board's sand and then on the plaques of the tiles read
