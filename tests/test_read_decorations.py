@@ -131,9 +131,13 @@ def test_pieces_may_stand_on_a_tile_in_sight_but_not_read() -> None:
     tile was read (the tile reader misses a low tile whose one field in sight holds the piece)."""
     surf = Surfaces([PlacedTile(2, 2, 1), PlacedTile(4, 2, 2)], REFERENCE)
     unread = [c for c in candidates(surf) if any(surf.unread(*f) for f in c.fields)]
-    assert unread and all(c.hidden and c.kind in ("fountain", "stairs") for c in unread)
+    assert unread and all(c.hidden and c.kind in ("fountain", "stairs", "bridge") for c in unread)
     fountains = {c.cells for c in unread if c.kind == "fountain"}
     assert ((2, 3), (2, 4)) in fountains and ((1, 2), (2, 2)) in fountains
+    # a bridge from a field read over an open cell to one not read; its other end is always read
+    bridges = [c for c in unread if c.kind == "bridge"]
+    assert ((2, 3), (2, 4), (2, 5)) in {c.cells for c in bridges}
+    assert all(sum(surf.has(*f) for f in c.fields) == 1 for c in bridges)
     stairs = {(c.cells, c.levels) for c in unread if c.kind == "stairs"}
     # the foot of stairs one level under the level-2 tile, on a cell where nothing was read ...
     assert (((4, 4), (4, 3)), (1, 2)) in stairs
@@ -161,6 +165,28 @@ def test_a_fountain_half_on_a_tile_not_read_implies_the_tile(shot) -> None:
     assert (2, 4) in implied[0].cells and implied[0].level == 1
     block = (implied[0].row, implied[0].col)
     assert all(not overlaps((t.row, t.col), block) for t in without if t.level == 1)
+
+
+def test_a_bridge_end_on_a_tile_not_read_implies_the_tile() -> None:
+    """A bridge over a gap whose far tile was not read (its one field in sight is under the bridge's end):
+    the bridge is read from the tile read, and implies the other."""
+    garden = Garden(
+        board_flower="pink",
+        tiles=(
+            Tile(row=2, col=1, level=1, flower="pink", symbols=((None, "bridge"), ("statue", None))),
+            Tile(row=2, col=4, level=1, flower="blue", symbols=(("bridge", None), (None, "fountain"))),
+        ),
+        decorations=(Decoration(kind="bridge", cells=((2, 2), (2, 3), (2, 4)), level=1),),
+    )
+    assert not check(garden)
+    photo = render_photo(garden, 11, size=(1200, 900), height_mm=430, tilt_deg=10)
+    cam = Camera.from_dict(photo.truth["camera"])
+    near = [t for t in truth_tiles(photo.truth, REFERENCE) if (t.row, t.col) == (2, 1)]
+    pieces = read_pieces(photo.image, cam, near, REFERENCE)
+    assert [(d.kind, d.cells) for d in pieces.decorations] == [("bridge", ((2, 2), (2, 3), (2, 4)))]
+    finds = [TileFind(t.row, t.col, t.level, 0.0, {}, 20, t.placement) for t in near]
+    implied = implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
+    assert [(t.level, (2, 4) in t.cells) for t in implied] == [(1, True)]
 
 
 def test_the_tile_implied_goes_where_higher_tiles_hide_the_rest_of_it() -> None:

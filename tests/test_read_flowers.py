@@ -9,7 +9,7 @@ import pytest
 from scoring.garden import Garden, Tile
 from vision.camera import Camera
 from vision.profile import REFERENCE
-from vision.read import tilefit
+from vision.read import tilefit, views
 from vision.read.flowers import MAX_FADE, classify, flower_lab
 from vision.read.pieces import truth_tiles
 from vision.read.pipeline import band_lab, read_flowers
@@ -83,3 +83,25 @@ def test_tiles_in_a_warmer_light_than_the_boards_margin_keep_their_white(tiles_s
     fields = [(r, c, f.level) for f in finds for r, c in f.cells]
     own, warmer = (print_gain(img, cam, REFERENCE, fields, gain) for img in (image, warm))
     assert (warmer[0] / warmer[2]) / (own[0] / own[2]) == pytest.approx(1.08 / 0.78, rel=0.08)
+
+
+def test_a_tint_within_the_dead_zone_leaves_the_bands_as_the_board_balanced_them(
+    tiles_shot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plaques' own print and the light's spread differ by a few percent from photo to photo: a
+    correction that small is no correction (it only narrowed the margin of pale blue bands)."""
+    image, cam, finds = tiles_shot
+    gain = board_gain(image, cam, REFERENCE)
+    fields = [(r, c, f.level) for f in finds for r, c in f.cells]
+
+    def tinted(by) -> np.ndarray:
+        return np.clip(image.astype(np.float32) * by, 0, 255).astype(np.uint8)
+
+    with monkeypatch.context() as m:
+        m.setattr(views, "PRINT_DEAD_ZONE", 0.0)
+        raw = print_gain(image, cam, REFERENCE, fields, gain)  # what the plaques alone ask for
+    nominal = raw / raw.mean()  # the photo with its plaques at their nominal hue ...
+    for slight in ([1.0, 1.0, 1.0], [0.99, 1.0, 1.01], [1.015, 1.0, 0.985]):  # ... and a little off it
+        assert np.allclose(print_gain(tinted(nominal * slight), cam, REFERENCE, fields, gain), 1.0)
+    beyond = print_gain(tinted(nominal * [0.85, 1.0, 1.15]), cam, REFERENCE, fields, gain)
+    assert beyond[0] > 1.05 and beyond[2] < 0.95  # beyond it, the blue is raised and the red lowered

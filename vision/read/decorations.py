@@ -277,7 +277,8 @@ def _on_hidden(
 ) -> list[Candidate]:
     """Fountains, bridges and stairs from a field seen from above, in direction ``step``, onto a field
     of a tile hidden under higher ones (:meth:`Surfaces.under`): the piece scores by what is seen. A
-    fountain's other field may also be on a tile in sight but not read (:meth:`Surfaces.unread`)."""
+    fountain's other field and a bridge's far end may also be on a tile in sight but not read
+    (:meth:`Surfaces.unread`)."""
     out = []
     nb = (cell[0] + step[0], cell[1] + step[1])
     far = (cell[0] + 2 * step[0], cell[1] + 2 * step[1])
@@ -285,7 +286,12 @@ def _on_hidden(
         q = surf.beside(cell, level, nb, level)
         pair = tuple(sorted((cell, nb)))
         out.append(Candidate("fountain", pair, (level, level), tuple((p + q) / 2), _angle(p, q), hidden=True))
-    if 0 <= far[0] < GRID and 0 <= far[1] < GRID and not surf.has(nb, level) and surf.under(far, level):
+    if (
+        0 <= far[0] < GRID
+        and 0 <= far[1] < GRID
+        and not surf.has(nb, level)
+        and (surf.under(far, level) or surf.unread(far, level))
+    ):
         q = surf.beside(cell, level, far, level)
         line = tuple(sorted((cell, nb, far)))
         out.append(Candidate("bridge", line, (level,) * 3, tuple((p + q) / 2), _angle(p, q), hidden=True))

@@ -95,6 +95,10 @@ MIN_PLAQUE_PX = 40  #: fewer plaque samples than this (the brighter half of them
 PLAQUE_HUE = 0.08  #: a plaque sample's chromaticity (r, g, b over their sum) is this near the cream's
 CLIPPED = 0.97  #: a sample this bright in any channel (after the board's gain) has lost its hue
 MAX_PRINT_TINT = 1.25  #: the tiles' print gain stays within 1 / this .. this of the board's, per channel
+#: a print gain within this of 1 in a channel is left at 1 (the plaques' own print and the light's
+#: spread across the board differ this much from photo to photo; a correction that small only narrowed
+#: the margin of pale blue bands on the development photos)
+PRINT_DEAD_ZONE = 0.03
 
 
 def print_gain(
@@ -130,7 +134,8 @@ def print_gain(
     if len(bright) < MIN_PLAQUE_PX:
         return np.ones(3, np.float32)
     g = target / np.maximum(np.median(bright, axis=0), 1e-3)
-    g = np.clip(g / g.mean(), 1 / MAX_PRINT_TINT, MAX_PRINT_TINT)
+    g = np.clip(g / g.mean(), 1 / MAX_PRINT_TINT, MAX_PRINT_TINT) - 1.0
+    g = 1.0 + np.sign(g) * np.maximum(np.abs(g) - PRINT_DEAD_ZONE, 0.0)
     return (g / g.mean()).astype(np.float32)
 
 
