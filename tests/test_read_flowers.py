@@ -9,7 +9,7 @@ import pytest
 from scoring.garden import Garden, Tile
 from vision.camera import Camera
 from vision.profile import REFERENCE
-from vision.read import tilefit, views
+from vision.read import tilefit, tiles, views
 from vision.read.flowers import MAX_FADE, classify, flower_lab
 from vision.read.pieces import truth_tiles
 from vision.read.pipeline import band_lab, read_flowers
@@ -105,3 +105,22 @@ def test_a_tint_within_the_dead_zone_leaves_the_bands_as_the_board_balanced_them
         assert np.allclose(print_gain(tinted(nominal * slight), cam, REFERENCE, fields, gain), 1.0)
     beyond = print_gain(tinted(nominal * [0.85, 1.0, 1.15]), cam, REFERENCE, fields, gain)
     assert beyond[0] > 1.05 and beyond[2] < 0.95  # beyond it, the blue is raised and the red lowered
+
+
+def test_a_piece_over_a_band_is_left_out_of_its_flower(tiles_shot) -> None:
+    """Grey stairs standing over most of a yellow tile's band hide its flower; told where the piece
+    stands, the reader takes the band where it is in sight past it."""
+    image, cam, finds = tiles_shot
+    gain = board_gain(image, cam, REFERENCE)
+    yellow = next(f for f in finds if (f.row, f.col) == (2, 4))
+    p = tiles.tile_polygon(cam, REFERENCE, yellow.row, yellow.col, yellow.level, yellow.placement)[:4]
+    piece = np.array([p[0], p[1], p[1] + 0.75 * (p[2] - p[1]), p[0] + 0.75 * (p[3] - p[0])])
+    covered = image.copy()
+    cv2.fillConvexPoly(covered, np.round(piece).astype(np.int32), (128, 128, 128))
+    lab = band_lab(covered, cam, REFERENCE, finds, gain)
+    assert _flowers(lab, covered, cam, finds)[1] != "yellow"
+    read_flowers(lab, tilefit.not_green(covered), cam, REFERENCE, finds, [(yellow.level, piece)])
+    assert [f.flower for f in finds] == ["white", "yellow", "white"]
+    # a piece two levels down stands under the band: it is not left out
+    read_flowers(lab, tilefit.not_green(covered), cam, REFERENCE, finds, [(yellow.level - 2, piece)])
+    assert yellow.flower != "yellow"

@@ -1149,6 +1149,8 @@ class DecorationFind:
     score: float  #: 0..1, the share of its visible points that show its colours
     visible: float  #: 0..1, the share of its points the photo shows
     centre_px: tuple[float, float]  #: in the working image
+    #: (N, 2) working-image points whose convex hull holds the piece in the photo (:func:`piece_hull`)
+    outline_px: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def level(self) -> int:
@@ -1287,7 +1289,8 @@ def read_decorations(
         c = ev.candidate
         taken.update(c.fields)
         hull = piece_hull(profile, c)
-        scorer.occ.add_piece(c.level, cam.project(_to_board(c, hull, ev.shift)))
+        outline = cam.project(_to_board(c, hull, ev.shift))
+        scorer.occ.add_piece(c.level, outline)
         # the piece's mark: the middle of its box (the hull's points lean to where they are many)
         box = np.array(list(product(*zip(hull.min(axis=0), hull.max(axis=0), strict=True))))
         centre = cam.project(_to_board(c, box, ev.shift)).mean(axis=0)
@@ -1299,6 +1302,7 @@ def read_decorations(
                 round(ev.score, 4),
                 round(ev.visible, 4),
                 (float(centre[0]), float(centre[1])),
+                outline,
             )
         )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -23,6 +24,7 @@ from vision.read.reading import DecorationReading, Reading, ReadWarning, TileRea
 LEVELS = range(1, 7)  #: the planes swept (the spec's gardens reach level 5)
 CAMERA_ROUNDS = 2  #: rounds of refining the camera on the tiles and reading them again
 INFERRED_CONFIDENCE = 0.5  #: at most this sure of a tile read from the piece on it
+MIN_BAND_PX = 20  #: band pixels past the pieces read that are enough to read a flower by
 LAST_MOVE_PX = 1.5  #: the last round reads the tiles again only if the camera moved more than this
 
 
@@ -56,7 +58,10 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     if implied:
         finds = finds + implied
         lab = band_lab(img, cam, profile, finds, gain)
-        read_flowers(lab, edge_img.not_green, cam, profile, finds)
+    # the bands again, past the pieces now read: stairs or a bridge over a band show their own grey or
+    # terracotta, not its flower
+    outlines = [(d.level, d.outline_px) for d in pieces.finds if d.outline_px is not None]
+    read_flowers(lab, edge_img.not_green, cam, profile, finds, outlines)
     lap("pieces")
     choices = [
         TileChoice(
@@ -164,12 +169,29 @@ def band_lab(
 
 
 def read_flowers(
-    lab: np.ndarray, green_map: np.ndarray, cam: Camera, profile: Profile, finds: list[tiles.TileFind]
+    lab: np.ndarray,
+    green_map: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    finds: list[tiles.TileFind],
+    pieces: Sequence[tuple[int, np.ndarray]] = (),
 ) -> None:
-    """Each tile's flower (in place), from its band where the tiles above leave it in sight."""
+    """Each tile's flower (in place), from its band where the tiles above leave it in sight and, where
+    enough of it is left, where no piece read stands over it (``pieces``: each one's level and the
+    image points whose convex hull holds it). A piece on a tile one level down can cover a band too:
+    stairs rise to the tile above."""
     hidden = np.zeros(lab.shape[:2], np.uint8)
     for f in sorted(finds, key=lambda f: -f.level):
-        px = flowers.band_pixels(lab, green_map, cam, profile, f.row, f.col, f.level, f.placement, hidden)
+        where = (f.row, f.col, f.level, f.placement)
+        px = flowers.band_pixels(lab, green_map, cam, profile, *where, hidden)
+        over = [o for level, o in pieces if level >= f.level - 1]
+        if over:
+            past = hidden.copy()
+            for o in over:
+                cv2.fillConvexPoly(past, np.round(cv2.convexHull(o.astype(np.float32))).astype(np.int32), 1)
+            clear = flowers.band_pixels(lab, green_map, cam, profile, *where, past)
+            if len(clear) >= MIN_BAND_PX:
+                px = clear
         f.flower, f.flower_scores = flowers.classify(px, profile)
         tiles.hide(hidden, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
 
