@@ -183,15 +183,15 @@ def read_flowers(
     hidden = np.zeros(lab.shape[:2], np.uint8)
     for f in sorted(finds, key=lambda f: -f.level):
         where = (f.row, f.col, f.level, f.placement)
-        px = flowers.band_pixels(lab, green_map, cam, profile, *where, hidden)
+        px = None
         over = [o for level, o in pieces if level >= f.level - 1]
         if over:
             past = hidden.copy()
             for o in over:
-                cv2.fillConvexPoly(past, np.round(cv2.convexHull(o.astype(np.float32))).astype(np.int32), 1)
-            clear = flowers.band_pixels(lab, green_map, cam, profile, *where, past)
-            if len(clear) >= MIN_BAND_PX:
-                px = clear
+                tiles.hide(past, o, grow_px=0)
+            px = flowers.band_pixels(lab, green_map, cam, profile, *where, past)
+        if px is None or len(px) < MIN_BAND_PX:
+            px = flowers.band_pixels(lab, green_map, cam, profile, *where, hidden)
         f.flower, f.flower_scores = flowers.classify(px, profile)
         tiles.hide(hidden, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
 
