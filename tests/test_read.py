@@ -366,6 +366,38 @@ def test_the_print_past_a_tiles_edges_tells_it_from_its_neighbour_one_cell_over(
     assert tilefit.sides_agree(img, cam, REFERENCE, 2, 3, off) <= 0.75 * off.inliers
 
 
+def test_tiles_fitted_together_fit_as_alone_and_a_mask_off_their_edges_keeps_them(tmp_path):
+    """fit_levels searches and fits many tiles at once: each as fit_level alone would. A fit is made
+    again only when a mask hides (or shows) the middle of an edge it searched (tilefit.refits)."""
+    from vision.read import tilefit
+    from vision.read.views import board_gain
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=2, col=2, level=1, flower="pink"), Tile(row=4, col=3, level=2, flower="yellow")])
+    photo = render_photo(garden, 20_004, tilt_deg=8.0, **PLAIN)
+    reading = read_photo(save_photo(photo, tmp_path / "two.png"))
+    cam = reading.debug["camera"]
+    ph = load_photo(tmp_path / "two.png")
+    img = tilefit.edge_image(ph.image, board_gain(ph.image, cam, REFERENCE))
+    wanted = [(2, 2, 1), (4, 3, 2), (4, 3, 1), (0, 5, 1)]
+    together = tilefit.fit_levels(img, cam, REFERENCE, wanted)
+    for (r, c, k), f in zip(wanted, together, strict=True):
+        alone = tilefit.fit_level(img, cam, REFERENCE, r, c, k)
+        assert (f is None) == (alone is None)
+        if f is not None:
+            assert f.pose == pytest.approx(alone.pose, abs=1e-6) and list(f.edges) == list(alone.edges)
+    right = together[0]
+    assert right is not None and right.inliers >= 24
+    mask = np.zeros(img.shape, bool)
+    mask[: int(right.probes[0][0][:, 1].min()) - 2] = True  # above every edge searched
+    assert not tilefit.refits(right, mask) and not tilefit.refits(right, None)
+    centres = right.probes[-1][0][right.edges[:3]]
+    mask[centres[:, 1], centres[:, 0]] = True  # three edges found: hidden now
+    assert tilefit.refits(right, mask)
+    again = tilefit.fit_level(img, cam, REFERENCE, 2, 2, 1, hidden=mask)
+    assert again is not None and again.found <= right.found - 3
+
+
 def test_a_band_printed_in_the_paths_colour_does_not_count_against_a_tile(tmp_path):
     """The variant edition prints its white band ivory, the path's colour within 0.02: the print past a
     band edge cannot tell them apart, and must not make a white tile look like its neighbour."""
@@ -497,16 +529,19 @@ def test_a_proposal_ruled_out_by_an_accepted_tile_is_not_fitted_back(monkeypatch
     img = EdgeImage(np.zeros((h, w), np.float32), np.zeros((h, w, 3), np.float32))
     table = {(2, 5, 2): (32, 0.03), (2, 2, 1): (30, 0.05), (2, 3, 1): (12, 0.02), (2, 3, 2): (11, 0.1)}
 
-    def fit_level(img, cam, profile, r, c, k, shift=(0.0, 0.0), turn_deg=0.0, hidden=None):
+    def fit_level(r, c, k):
         if (r, c, k) not in table:
             return None
         n, cost = table[(r, c, k)]
         return LevelFit(k, cost, n, n, (22.5 * k, 0.0, 0.0, 0.0), np.zeros(n), np.arange(n))
 
+    def fit_levels(img, cam, profile, tiles, hidden=None, starts=None, rounds=2):
+        return [fit_level(*t) for t in tiles]
+
     green = np.zeros((6, 7, 7))
     for r, c, k in table:
         green[k - 1, r, c] = 1.0
-    monkeypatch.setattr(tiles_stage.tilefit, "fit_level", fit_level)
+    monkeypatch.setattr(tiles_stage.tilefit, "fit_levels", fit_levels)
     monkeypatch.setattr(tiles_stage.tilefit, "sides_agree", lambda img, cam, p, r, c, f: f.inliers)
     monkeypatch.setattr(tiles_stage, "green_fractions", lambda *a: green)
     monkeypatch.setattr(tiles_stage, "shift_off_bare", lambda img, cam, profile, finds: finds)

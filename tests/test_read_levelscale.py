@@ -74,3 +74,35 @@ def test_plane_range_holds_the_focal_length_of_a_tilted_view():
     lo, hi = pose.plane_range(truth.homography(0.0), (truth.cx + 30, truth.cy - 20), SIZE)
     assert lo < truth.fx < hi
     assert hi / lo < 1.4  # a tilted view narrows the field of view's range (1.57)
+
+
+def test_the_tiles_refine_a_wrong_focal_length_and_principal_point():
+    """refine_with_tiles: every tile's placement free, the camera's columns by differences and the
+    placements' in closed form; on exact edge points it lands on the true camera."""
+    truth = _true_camera(tilt_deg=8.0)
+    H = truth.homography(0.0)
+    start = pose.camera_from_intrinsics(H, truth.fx * 1.06, (truth.cx + 15, truth.cy - 10), 0.0, SIZE)
+    obs = _observations(truth, [(0, 0, 1), (2, 4, 2), (4, 0, 1), (4, 4, 3), (6, 2, 1)])
+    focal = pose.FocalEstimate(start.fx, start.fx / 1.5, start.fx * 1.5, None, 8.0)
+    found = pose.refine_with_tiles(H, start, 0.0, obs, REFERENCE, SIZE, focal)
+    assert found.fx == pytest.approx(truth.fx, rel=2e-3)
+    assert (found.cx, found.cy) == pytest.approx((truth.cx, truth.cy), abs=2.0)  # from 15 and 10 off
+
+
+def test_many_tiles_fit_at_once_as_one_by_one():
+    """fit_undistorted_many: tiles with different numbers of points, padded together, each stops on
+    its own; every pose is the one the tile fitted alone gets."""
+    truth = _true_camera()
+    obs = _observations(truth, [(0, 0, 1), (2, 4, 2), (4, 4, 3)])
+    starts = np.array([[REFERENCE.tile_top_z(k) + 2.0, 0.5, -0.4, 0.02] for _, _, k, *_ in obs])
+    cut = [len(o[4]) for o in obs[:1]] + [12, 20]  # a different number of points per tile
+    parts = [(o[4][:n], o[5][:n], o[6][:n]) for o, n in zip(obs, cut, strict=True)]
+    blocks = [(o[0], o[1]) for o in obs]
+    poses, res, _ = tilefit.fit_undistorted_many(
+        truth, REFERENCE, blocks, starts, *map(list, zip(*parts, strict=True))
+    )
+    for i, (b, (local, uvu, nrm)) in enumerate(zip(blocks, parts, strict=True)):
+        alone, r, _ = tilefit.fit_undistorted(truth, REFERENCE, *b, starts[i], local, uvu, nrm)
+        assert poses[i] == pytest.approx(alone, abs=1e-9)
+        assert len(res[i]) == len(local) and res[i] == pytest.approx(r, abs=1e-9)
+        assert abs(poses[i][0] - REFERENCE.tile_top_z(obs[i][2])) < 0.05  # the true height

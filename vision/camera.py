@@ -84,10 +84,14 @@ class Camera:
     def project(self, points: np.ndarray, distort: bool = True) -> np.ndarray:
         """Board-frame points (N, 3) -> pixel coordinates (N, 2)."""
         pc = self.to_camera(np.atleast_2d(points))
-        xy = pc[:, :2] / pc[:, 2:3]
+        x, y = pc[:, 0] / pc[:, 2], pc[:, 1] / pc[:, 2]
         if distort and self.distorted:
-            xy = xy * radial_distort_scale(np.sum(xy * xy, axis=1, keepdims=True), self.k1, self.k2)
-        return np.column_stack([self.fx * xy[:, 0] + self.cx, self.fy * xy[:, 1] + self.cy])
+            scale = radial_distort_scale(x * x + y * y, self.k1, self.k2)
+            x, y = x * scale, y * scale
+        out = np.empty((len(pc), 2))
+        out[:, 0] = self.fx * x + self.cx
+        out[:, 1] = self.fy * y + self.cy
+        return out
 
     def undistort_normalised(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Distorted pixel coordinates (u, v) (arrays of any broadcastable shapes) -> undistorted

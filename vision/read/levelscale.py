@@ -51,17 +51,21 @@ def tile_costs(
     fitted freely (from the height it was read at times ``scale``, how much farther the camera is),
     then held on the nearest of levels 1..``top_level`` while its placement is fitted again; the
     mean truncated squared residual (px^2) of that fit."""
-    out = []
-    for row, col, level, placement, local, uvu, nrm in observations:
-        start = np.array(
-            [profile.tile_top_z(level) * scale, placement[0], placement[1], math.radians(placement[2])]
-        )
-        free, _, _ = tilefit.fit_undistorted(cam, profile, row, col, start, local, uvu, nrm, iters=4)
-        k = min(max(round(free[0] / profile.level_height), 1), top_level)
-        free[0] = profile.tile_top_z(k)
-        _, r, _ = tilefit.fit_undistorted(cam, profile, row, col, free, local, uvu, nrm, False, iters=3)
-        out.append(float(np.mean(np.minimum(r**2, TRUNCATE_PX2))))
-    return out
+    if not observations:
+        return []
+    rows, cols, levels, placements, local, uvu, nrm = zip(*observations, strict=True)
+    blocks = list(zip(rows, cols, strict=True))
+    start = np.array(
+        [
+            [profile.tile_top_z(level) * scale, p[0], p[1], math.radians(p[2])]
+            for level, p in zip(levels, placements, strict=True)
+        ]
+    )
+    free, _, _ = tilefit.fit_undistorted_many(cam, profile, blocks, start, local, uvu, nrm, iters=4)
+    k = np.clip(np.round(free[:, 0] / profile.level_height), 1, top_level)
+    free[:, 0] = [profile.tile_top_z(int(j)) for j in k]
+    _, res, _ = tilefit.fit_undistorted_many(cam, profile, blocks, free, local, uvu, nrm, False, iters=3)
+    return [float(np.mean(np.minimum(r**2, TRUNCATE_PX2))) for r in res]
 
 
 def search_focal(

@@ -242,7 +242,7 @@ def principal_point_search(
             best = 0.0
             for k in (1, 2, 3, f.level):
                 z = np.array([profile.tile_top_z(k), 0.0, 0.0, 0.0])
-                idx, _, _ = tilefit.measure(edge_img, cam, profile, f.row, f.col, z, edges)
+                idx = tilefit.measure(edge_img, cam, profile, f.row, f.col, z, edges).idx
                 best = max(best, float(len(idx)))
             total += best
         return total

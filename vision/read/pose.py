@@ -136,6 +136,9 @@ def camera_from_intrinsics(
     return Camera(int(size[0]), int(size[1]), f, f, c[0], c[1], R, t, kappa * f * f)
 
 
+FD_STEP = 1.5e-8  #: relative step of a forward difference (the square root of the float's epsilon)
+
+
 def refine_with_tiles(
     H: np.ndarray,
     cam: Camera,
@@ -171,7 +174,8 @@ def refine_with_tiles(
     owner = np.concatenate([np.full(len(o[4]), i) for i, o in enumerate(observations)])
     base = np.array([(*profile.block_centre(o[0], o[1]), profile.tile_top_z(o[2])) for o in observations])
 
-    def residual(p: np.ndarray) -> np.ndarray:
+    def model(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(principal point, placements, K R, the points' (K R X + K t), their turn's (cos, sin))."""
         f, c, pl = unpack(p)
         R, t = pose_from_homography(H, f, (c[0], c[1]))
         K = np.array([[f, 0, c[0]], [0, f, c[1]], [0, 0, 1.0]])
@@ -181,15 +185,51 @@ def refine_with_tiles(
         x = base[owner, 0] + dx + local[:, 0] * cs - local[:, 1] * sn
         y = base[owner, 1] + dy + local[:, 0] * sn + local[:, 1] * cs
         q = np.outer(x, KR[:, 0]) + np.outer(y, KR[:, 1]) + np.outer(base[owner, 2], KR[:, 2]) + Kt
+        return c, pl, KR, q, np.stack([cs, sn])
+
+    def residual(p: np.ndarray) -> np.ndarray:
+        c, pl, _, q, _ = model(p)
         r = np.sum((uvu - q[:, :2] / q[:, 2:3]) * nrm, axis=1)
         # placements within a hand's reach of the blocks; the principal point near the middle (phones:
         # within a few percent)
         return np.concatenate([r, pl[:, :2].ravel() / 1.2, (c - c0) / (0.02 * long_side)])
 
+    n_cam = 3 if free_f else 2  #: the camera's parameters, first in p; then each tile's dx, dy, turn
+    n_obs = len(observations)
+
+    def jacobian(p: np.ndarray) -> np.ndarray:
+        """The camera's columns by forward differences; each tile's placement's in closed form (the
+        same derivatives as :func:`vision.read.tilefit.fit_undistorted`'s): a few evaluations of the
+        residual where differences on every column took three per tile."""
+        r0 = residual(p)
+        J = np.zeros((len(r0), len(p)))
+        for j in range(n_cam):
+            step = FD_STEP * max(1.0, abs(p[j]))
+            moved = p.copy()
+            moved[j] += step
+            J[:, j] = (residual(moved) - r0) / step
+        _, _, KR, q, (cs, sn) = model(p)
+        inv_z = 1.0 / q[:, 2]
+        pn = np.sum(q[:, :2] * inv_z[:, None] * nrm, axis=1)
+        dn = (nrm @ KR[:2] - pn[:, None] * KR[2]) * inv_z[:, None]
+        rows, col = np.arange(len(local)), n_cam + 3 * owner
+        J[rows, col] = -dn[:, 0]
+        J[rows, col + 1] = -dn[:, 1]
+        J[rows, col + 2] = -(
+            dn[:, 0] * (-local[:, 0] * sn - local[:, 1] * cs)
+            + dn[:, 1] * (local[:, 0] * cs - local[:, 1] * sn)
+        )
+        tiles = np.arange(n_obs)
+        J[len(local) + 2 * tiles, n_cam + 3 * tiles] = 1 / 1.2
+        J[len(local) + 2 * tiles + 1, n_cam + 3 * tiles + 1] = 1 / 1.2
+        return J
+
     p0 = np.concatenate([[0.0, 0.0, 0.0]] + [[o[3][0], o[3][1], np.radians(o[3][2])] for o in observations])
     p0 = p0 if free_f else p0[1:]
     try:
-        sol = least_squares(residual, p0, loss="cauchy", f_scale=0.7, x_scale="jac", max_nfev=60)
+        sol = least_squares(
+            residual, p0, jac=jacobian, loss="cauchy", f_scale=0.7, x_scale="jac", max_nfev=60
+        )
     except (ValueError, np.linalg.LinAlgError):
         return cam
     f, c, _ = unpack(sol.x)

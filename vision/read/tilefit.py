@@ -12,9 +12,10 @@ fall out through a robust loss.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -57,12 +58,22 @@ def tile_edges(profile: Profile) -> list[Edge]:
 
 def _board_points(profile: Profile, row: int, col: int, pose: np.ndarray, local: np.ndarray) -> np.ndarray:
     """Tile-coordinate points (N, 2) -> board points (N, 3) for pose (h, dx, dy, turn in radians)."""
-    h, dx, dy, th = pose
-    cx, cy = profile.block_centre(row, col)
+    return _board_points_many(profile, [(row, col)], np.asarray(pose, float)[None], local)
+
+
+def _board_points_many(
+    profile: Profile, blocks: Sequence[tuple[int, int]], poses: np.ndarray, local: np.ndarray
+) -> np.ndarray:
+    """:func:`_board_points` of the same tile points for many tiles (blocks, poses (B, 4)): (B * N, 3),
+    tile after tile."""
+    centre = np.array([profile.block_centre(r, c) for r, c in blocks], float).reshape(-1, 2)
+    h, dx, dy, th = (poses[:, i : i + 1] for i in range(4))
     c, s = np.cos(th), np.sin(th)
-    x = cx + dx + local[:, 0] * c - local[:, 1] * s
-    y = cy + dy + local[:, 0] * s + local[:, 1] * c
-    return np.column_stack([x, y, np.full(len(local), h)])
+    out = np.empty((len(blocks), len(local), 3))
+    out[..., 0] = centre[:, :1] + dx + local[:, 0] * c - local[:, 1] * s
+    out[..., 1] = centre[:, 1:] + dy + local[:, 0] * s + local[:, 1] * c
+    out[..., 2] = h
+    return out.reshape(-1, 3)
 
 
 GREEN_MAX = -20.0  #: ``not_green`` at or below this is the garden green
@@ -146,6 +157,27 @@ def _search_grid(edges: tuple[Edge, ...]) -> np.ndarray:
     return grid
 
 
+class Measured(NamedTuple):
+    """The edges :func:`measure` found: their indices, their pixels and image unit normals; and where
+    each searched edge's middle lies (the pixel whose being hidden drops the edge), found or not."""
+
+    idx: np.ndarray
+    px: np.ndarray
+    normals: np.ndarray
+    centres: np.ndarray  #: int (edges, 2)
+
+
+def hidden_at(hidden: np.ndarray | None, px: np.ndarray) -> np.ndarray:
+    """Whether each integer pixel (N, 2) is hidden by mask ``hidden`` (None: nothing is); pixels off the
+    mask are not."""
+    out = np.zeros(len(px), bool)
+    if hidden is not None:
+        h, w = hidden.shape
+        inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+        out[inside] = hidden[px[inside, 1], px[inside, 0]]
+    return out
+
+
 def measure(
     img: EdgeImage,
     cam: Camera,
@@ -155,17 +187,52 @@ def measure(
     pose: np.ndarray,
     edges: list[Edge],
     hidden: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> Measured:
     """Search each edge across its direction around where ``pose`` puts it: the nearest place where
     the garden green (``not_green`` well below zero) gives way to another colour, on the inner
     side and the outer side as the edge's normal says. The edge is then placed where the linear-light
     colour is halfway between the two, so blur moves it to neither side.
-    Returns (edge indices found, their pixels (N, 2), image unit normals (N, 2))."""
+    An edge whose middle is ``hidden`` is not searched."""
+    return measure_many(img, cam, profile, [(row, col)], np.asarray(pose, float)[None], edges, [hidden])[0]
+
+
+MAX_BATCH = 200  #: tiles searched in one go (OpenCV's remap takes maps of fewer than 32,767 rows)
+
+
+def measure_many(
+    img: EdgeImage,
+    cam: Camera,
+    profile: Profile,
+    blocks: Sequence[tuple[int, int]],
+    poses: np.ndarray,
+    edges: list[Edge],
+    hidden: Sequence[np.ndarray | None],
+) -> list[Measured]:
+    """:func:`measure` for many tiles at once (block, pose (B, 4) and mask each): the same search, with
+    the photo sampled and the edges searched for all of them together."""
+    if not blocks:
+        return []
+    if len(blocks) > MAX_BATCH:
+        return [
+            m
+            for i in range(0, len(blocks), MAX_BATCH)
+            for m in measure_many(
+                img,
+                cam,
+                profile,
+                blocks[i : i + MAX_BATCH],
+                poses[i : i + MAX_BATCH],
+                edges,
+                hidden[i : i + MAX_BATCH],
+            )
+        ]
     local = _search_grid(tuple(edges))
+    n_t = len(blocks)
     n_e, n_a, n_s = local.shape[:3]
-    flat = _board_points(profile, row, col, pose, local.reshape(-1, 2))
-    uv_all = cam.project(flat).reshape(n_e, n_a, n_s, 2)
-    maps = uv_all.reshape(n_e * n_a, n_s, 2).astype(np.float32)
+    flat = _board_points_many(profile, blocks, np.asarray(poses, float), local.reshape(-1, 2))
+    n_e_all = n_t * n_e  # the rows below are every tile's edges, tile after tile
+    uv_all = cam.project(flat).reshape(n_e_all, n_a, n_s, 2)
+    maps = uv_all.reshape(n_e_all * n_a, n_s, 2).astype(np.float32)
     prof = (
         cv2.remap(
             img.not_green,
@@ -175,7 +242,7 @@ def measure(
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=np.nan,
         )
-        .reshape(n_e, n_a, n_s)
+        .reshape(n_e_all, n_a, n_s)
         .mean(axis=1)
     )
     lin = (
@@ -187,20 +254,15 @@ def measure(
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=0,
         )
-        .reshape(n_e, n_a, n_s, 3)
+        .reshape(n_e_all, n_a, n_s, 3)
         .mean(axis=1)
     )
     uv = uv_all[:, n_a // 2]
     near = int(round(1.2 / STEP_MM))  # the plateaus are looked for within this of a crossing
     mid = n_s // 2
-    ok_edge = ~np.isnan(prof).any(axis=1)  # off the photo
-    if hidden is not None:
-        c = np.round(uv[:, mid]).astype(int)
-        h, w = hidden.shape
-        inside = (c[:, 0] >= 0) & (c[:, 0] < w) & (c[:, 1] >= 0) & (c[:, 1] < h)
-        hid = np.zeros(n_e, bool)
-        hid[inside] = hidden[c[inside, 1], c[inside, 0]]
-        ok_edge &= ~hid
+    centres = np.round(uv[:, mid]).astype(int)
+    hid = np.concatenate([hidden_at(h, centres[i * n_e : (i + 1) * n_e]) for i, h in enumerate(hidden)])
+    ok_edge = ~np.isnan(prof).any(axis=1) & ~hid  # off the photo, or hidden
     p = np.nan_to_num(prof, nan=0.0)
     # green (the inner side, lower index) turning into not green (the outer side): the plateaus are the
     # greenest just before a crossing and the least green just after it
@@ -216,7 +278,7 @@ def measure(
     cand[:, 0] = False
     dist = np.where(cand, np.abs(np.arange(n_s - 1) - mid)[None, :], 10**6)
     k = np.argmin(dist, axis=1)
-    hit = ok_edge & (dist[np.arange(n_e), k] < 10**6)
+    hit = ok_edge & (dist[np.arange(n_e_all), k] < 10**6)
     idx = np.flatnonzero(hit)
     k = k[idx]
     # the two colours: the greenest before the crossing and the least green after it
@@ -253,7 +315,13 @@ def measure(
     pos = uv[idx, a0] + t[:, None] * (uv[idx, a1] - uv[idx, a0])
     dvec = uv[idx, -1] - uv[idx, 0]
     nrm_img = dvec / np.maximum(np.linalg.norm(dvec, axis=1, keepdims=True), 1e-9)
-    return idx, pos, nrm_img
+    cut = np.searchsorted(idx, np.arange(1, n_t) * n_e)
+    return [
+        Measured(i - t * n_e, q, n, centres[t * n_e : (t + 1) * n_e])
+        for t, (i, q, n) in enumerate(
+            zip(np.split(idx, cut), np.split(pos, cut), np.split(nrm_img, cut), strict=True)
+        )
+    ]
 
 
 @dataclass(frozen=True)
@@ -267,6 +335,8 @@ class LevelFit:
     pose: tuple[float, float, float, float]  #: h (mm), dx, dy (mm), turn (radians)
     residuals: np.ndarray
     edges: np.ndarray  #: the indices (into :func:`tile_edges`) of the edges found, as ``residuals``
+    #: per round of the fit, the searched edges' middles and which of them were hidden (see :func:`refits`)
+    probes: tuple[tuple[np.ndarray, np.ndarray], ...] = field(default=(), compare=False, repr=False)
 
 
 INLIER_PX = 1.2
@@ -297,55 +367,98 @@ def fit_undistorted(
     Jacobian in closed form and a weak prior pulling the placement towards the block. The height is
     held fixed when ``free_height`` is false; when free, ``height_sigma``, if given, pulls it towards
     where it started. Returns (pose, residuals in px, the residuals' Jacobian)."""
+    poses, res, jac = fit_undistorted_many(
+        cam,
+        profile,
+        [(row, col)],
+        np.asarray(pose, float)[None],
+        [local],
+        [uvu],
+        [nrm],
+        free_height,
+        iters,
+        height_sigma,
+    )
+    return poses[0], res[0], jac[0]
+
+
+def fit_undistorted_many(
+    cam: Camera,
+    profile: Profile,
+    blocks: Sequence[tuple[int, int]],
+    poses: np.ndarray,
+    local: Sequence[np.ndarray],
+    uvu: Sequence[np.ndarray],
+    nrm: Sequence[np.ndarray],
+    free_height: bool = True,
+    iters: int = 6,
+    height_sigma: float | None = None,
+) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    """:func:`fit_undistorted` of many tiles at once, each with its block, starting pose (B, 4) and
+    points; each stops when its own steps do. Returns (poses (B, 4), residuals and Jacobians per tile)."""
     free = [0, 1, 2, 3] if free_height else [1, 2, 3]
-    pose = pose.astype(float).copy()
-    bx, by = profile.block_centre(row, col)
+    n_t = len(blocks)
+    counts = [len(q) for q in local]
+    n = max(counts, default=0)
+    valid = np.arange(n)[None, :] < np.array(counts)[:, None]  # the tiles' points, padded to one length
+
+    def padded(arrays: Sequence[np.ndarray]) -> np.ndarray:
+        out = np.zeros((n_t, n, 2))
+        out[valid] = np.concatenate(arrays) if n_t else out[valid]
+        return out
+
+    lq, uv_u, nm = padded(local), padded(uvu), padded(nrm)
+    lx, ly = lq[..., 0], lq[..., 1]
+    centre = np.array([profile.block_centre(r, c) for r, c in blocks], float).reshape(n_t, 2)
+    poses = np.asarray(poses, float).copy()
     KR = cam.K @ cam.R
     Kt = cam.K @ cam.t
-    lx, ly = local[:, 0], local[:, 1]
     prior_w = 1.0 / PRIOR_SIGMA**2
-    h0 = float(pose[0])
 
     def evaluate(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        h, dx, dy, th = p
-        c, s_ = math.cos(th), math.sin(th)
-        x = (bx + dx) + (lx * c - ly * s_)
-        y = (by + dy) + (lx * s_ + ly * c)
-        q = x[:, None] * KR[:, 0] + y[:, None] * KR[:, 1] + (KR[:, 2] * h + Kt)
-        inv_z = 1.0 / q[:, 2]
-        proj = q[:, :2] * inv_z[:, None]
-        r = np.einsum("ij,ij->i", uvu - proj, nrm)
+        h, dx, dy, th = (p[:, i : i + 1] for i in range(4))
+        c, s_ = np.cos(th), np.sin(th)
+        x = (centre[:, :1] + dx) + (lx * c - ly * s_)
+        y = (centre[:, 1:] + dy) + (lx * s_ + ly * c)
+        q = x[..., None] * KR[:, 0] + y[..., None] * KR[:, 1] + (h * KR[:, 2] + Kt)[:, None, :]
+        inv_z = 1.0 / q[..., 2]
+        proj = q[..., :2] * inv_z[..., None]
+        r = np.einsum("bij,bij->bi", uv_u - proj, nm) * valid
         # the derivative of proj along each board direction (x, y, up), along the normal:
         # (K R e)[:2] . n - (proj . n) (K R e)[2], over z
-        pn = np.einsum("ij,ij->i", proj, nrm)
-        dn = (nrm @ KR[:2] - pn[:, None] * KR[2]) * inv_z[:, None]
+        pn = np.einsum("bij,bij->bi", proj, nm)
+        dn = (nm @ KR[:2] - pn[..., None] * KR[2]) * inv_z[..., None]
         dxt, dyt = -lx * s_ - ly * c, lx * c - ly * s_
-        J = np.empty((len(r), 4))
-        J[:, 0] = -dn[:, 2]
-        J[:, 1] = -dn[:, 0]
-        J[:, 2] = -dn[:, 1]
-        J[:, 3] = -(dn[:, 0] * dxt + dn[:, 1] * dyt)
-        return r, J[:, free]
+        J = np.empty((n_t, n, 4))
+        J[..., 0] = -dn[..., 2]
+        J[..., 1] = -dn[..., 0]
+        J[..., 2] = -dn[..., 1]
+        J[..., 3] = -(dn[..., 0] * dxt + dn[..., 1] * dyt)
+        return r, J[..., free] * valid[..., None]
 
     # the priors: the placement towards the block's centre, the height (if held) towards where it started
     prior = np.array([1.0 / height_sigma**2 if height_sigma else 0.0, *prior_w])[free]
-    towards = np.array([h0, 0.0, 0.0, 0.0])[free]
+    towards = np.column_stack([poses[:, 0], np.zeros((n_t, 3))])[:, free]
     diag = np.diag_indices(len(free))
-    r, J = evaluate(pose)
+    step_scale = np.array([1, 1, 1, 100])[free]
+    active = np.ones(n_t, bool)
+    r, J = evaluate(poses)
     for _ in range(iters):
         w = 1.0 / (1.0 + (r / 0.6) ** 2)
-        A = J.T @ (J * w[:, None])
-        A[diag] += prior + 1e-9
-        g = J.T @ (w * r) + prior * (pose[free] - towards)
+        A = np.einsum("bni,bnj->bij", J, J * w[..., None])
+        A[:, diag[0], diag[1]] += prior + 1e-9
+        g = np.einsum("bni,bn->bi", J, w * r) + prior * (poses[:, free] - towards)
         try:
-            delta = np.linalg.solve(A, -g)
+            delta = np.linalg.solve(A, -g[..., None])[..., 0]
         except np.linalg.LinAlgError:
             break
-        pose[free] += delta
-        r, J = evaluate(pose)
-        if np.max(np.abs(delta * [1, 1, 1, 100][-len(free) :])) < 0.01:
+        delta[~active] = 0.0
+        poses[:, free] += delta
+        r, J = evaluate(poses)
+        active &= np.max(np.abs(delta * step_scale), axis=1) >= 0.01
+        if not active.any():
             break
-    return pose, r, J
+    return poses, [r[i, :k] for i, k in enumerate(counts)], [J[i, :k] for i, k in enumerate(counts)]
 
 
 def fit_level(
@@ -362,25 +475,87 @@ def fit_level(
 ) -> LevelFit | None:
     """The tile on block (row, col) held on ``level``'s plane: its placement fitted to the edges
     found around where that plane puts them. None when too few edges are found."""
+    return fit_levels(img, cam, profile, [(row, col, level)], [hidden], [(*shift, turn_deg)], rounds)[0]
+
+
+def fit_levels(
+    img: EdgeImage,
+    cam: Camera,
+    profile: Profile,
+    tiles: Sequence[tuple[int, int, int]],
+    hidden: Sequence[np.ndarray | None] | None = None,
+    starts: Sequence[tuple[float, float, float]] | None = None,
+    rounds: int = 2,
+) -> list[LevelFit | None]:
+    """:func:`fit_level` of many tiles (row, col, level) at once, each with its mask and its start
+    (shift x, y in mm, turn in degrees; none: on its block): the edges of all are searched, and their
+    poses fitted, together (a few calls instead of hundreds of small ones)."""
     edges = tile_edges(profile)
     pts = np.array([e.point for e in edges], float)
-    level_z = profile.tile_top_z(level)
-    pose = np.array([level_z, shift[0], shift[1], np.radians(turn_deg)])
-    res = np.zeros(0)
-    idx = np.zeros(0, int)
+    hidden = list(hidden) if hidden is not None else [None] * len(tiles)
+    starts = list(starts) if starts is not None else [(0.0, 0.0, 0.0)] * len(tiles)
+    poses = np.array(
+        [
+            [profile.tile_top_z(k), sx, sy, np.radians(turn)]
+            for (_, _, k), (sx, sy, turn) in zip(tiles, starts, strict=True)
+        ],
+        float,
+    ).reshape(len(tiles), 4)
+    level_z = poses[:, 0].copy()
+    probes: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in tiles]
+    found: dict[int, tuple[np.ndarray, np.ndarray]] = {}  #: per tile still fitted: (edges found, residuals)
+    alive = list(range(len(tiles)))
     for _ in range(rounds):
-        idx, uv, nrm = measure(img, cam, profile, row, col, pose, edges, hidden)
-        if len(idx) < MIN_FOUND:
-            return None
+        blocks = [tiles[i][:2] for i in alive]
+        measured = measure_many(img, cam, profile, blocks, poses[alive], edges, [hidden[i] for i in alive])
+        kept = []
+        for i, m in zip(alive, measured, strict=True):
+            probes[i].append((m.centres, hidden_at(hidden[i], m.centres)))
+            if len(m.idx) >= MIN_FOUND:
+                kept.append((i, m))
+        alive = [i for i, _ in kept]
+        if not alive:
+            break
         # the height may move a little from the level's: the camera is not exact, boards warp, tiles bow
-        uvu = cam.undistort_pixels(uv)
-        pose, res, _ = fit_undistorted(
-            cam, profile, row, col, pose, pts[idx], uvu, nrm, height_sigma=HEIGHT_SIGMA
+        fitted, res, _ = fit_undistorted_many(
+            cam,
+            profile,
+            [tiles[i][:2] for i in alive],
+            poses[alive],
+            [pts[m.idx] for _, m in kept],
+            [cam.undistort_pixels(m.px) for _, m in kept],
+            [m.normals for _, m in kept],
+            height_sigma=HEIGHT_SIGMA,
         )
-        pose[0] = np.clip(pose[0], level_z - HEIGHT_SLACK, level_z + HEIGHT_SLACK)
-    cost = float(np.mean(np.minimum(res**2, TRUNCATE_PX**2)))
-    inliers = int(np.sum(np.abs(res) < INLIER_PX))
-    return LevelFit(level, cost, inliers, len(idx), tuple(map(float, pose)), res, idx)
+        fitted[:, 0] = np.clip(fitted[:, 0], level_z[alive] - HEIGHT_SLACK, level_z[alive] + HEIGHT_SLACK)
+        poses[alive] = fitted
+        found = {i: (m.idx, r) for (i, m), r in zip(kept, res, strict=True)}
+    out: list[LevelFit | None] = [None] * len(tiles)
+    for i in alive:
+        idx, res_i = found[i]
+        cost = float(np.mean(np.minimum(res_i**2, TRUNCATE_PX**2)))
+        inliers = int(np.sum(np.abs(res_i) < INLIER_PX))
+        level = tiles[i][2]
+        out[i] = LevelFit(
+            level, cost, inliers, len(idx), tuple(map(float, poses[i])), res_i, idx, tuple(probes[i])
+        )
+    return out
+
+
+def fit_placed(img: EdgeImage, cam: Camera, profile: Profile, tiles: Sequence) -> list[LevelFit | None]:
+    """:func:`fit_levels` of tiles read (objects with row, col, level and placement: dx, dy in mm, turn
+    in degrees), each started where it was read."""
+    return fit_levels(
+        img, cam, profile, [(t.row, t.col, t.level) for t in tiles], None, [t.placement for t in tiles]
+    )
+
+
+def refits(fit: LevelFit, hidden: np.ndarray | None) -> bool:
+    """Whether fitting ``fit``'s tile again (the same start) with mask ``hidden`` could give another fit:
+    only if the mask hides some edge's middle that the fit's rounds searched and did not hide, or shows
+    one they hid. The greedy solver fits a tile again each time a tile accepted near it hides more;
+    most such changes miss the few pixels that decide."""
+    return not fit.probes or any(not np.array_equal(hidden_at(hidden, c), was) for c, was in fit.probes)
 
 
 SEPARABLE = 0.06  #: chromaticity distance below which a flower band cannot be told from the path
@@ -423,8 +598,7 @@ def ink_spread(img: EdgeImage, cam: Camera, profile: Profile, tiles: list, min_i
     nor its placement moves them apart: a wider path is ink, not geometry. A spread left unmodelled
     would shrink every tile's green and read as a lower level."""
     spreads = []
-    for t in tiles:
-        f = fit_level(img, cam, profile, t.row, t.col, t.level, t.placement[:2], t.placement[2])
+    for t, f in zip(tiles, fit_placed(img, cam, profile, tiles), strict=True):
         if f is None or f.inliers < min_inliers:
             continue
         path = (f.edges % 8) >= 4

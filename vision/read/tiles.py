@@ -102,35 +102,43 @@ def field_samples(profile: Profile) -> np.ndarray:
     return np.array(pts, float)
 
 
-def green_fractions(img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range) -> np.ndarray:
-    """(levels, 7, 7): the share of each block's field samples that are green on each level's plane."""
-    return green_counts(img, cam, profile, levels) / len(field_samples(profile))
+def green_fractions(img: tilefit.EdgeImage, pixels: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """(levels, 7, 7): the share of each block's field samples (at ``pixels``, from :func:`field_pixels`)
+    that are green on each level's plane."""
+    return green_counts(img, pixels) / (pixels[0].shape[1] / BLOCKS**2)
+
+
+def field_pixels(
+    cam: Camera, profile: Profile, levels: range, shape: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where every block's field samples (:func:`field_samples`) lie on each level's plane: the pixels
+    (levels, 7 * 7 * samples, 2), rounded, and which of them are in a photo of ``shape``."""
+    local = field_samples(profile)
+    centres = np.array([profile.block_centre(r, c) for r in range(BLOCKS) for c in range(BLOCKS)], float)
+    xy = (centres[:, None, :] + local[None, :, :]).reshape(-1, 2)
+    uv = np.stack(
+        [
+            np.round(cam.project(np.column_stack([xy, np.full(len(xy), profile.tile_top_z(k))]))).astype(int)
+            for k in levels
+        ]
+    )
+    h, w = shape
+    return uv, (uv[..., 0] >= 0) & (uv[..., 0] < w) & (uv[..., 1] >= 0) & (uv[..., 1] < h)
 
 
 def green_counts(
-    img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range, explained: np.ndarray | None = None
+    img: tilefit.EdgeImage, pixels: tuple[np.ndarray, np.ndarray], explained: np.ndarray | None = None
 ) -> np.ndarray:
-    """(levels, 7, 7): how many of each block's field samples are green on each level's plane (and, with
-    ``explained``, in no accepted tile's top: pixels where it is 0)."""
-    local = field_samples(profile)
-    ng = img.not_green
-    out = np.zeros((len(levels), BLOCKS, BLOCKS), int)
-    h, w = ng.shape
-    for li, k in enumerate(levels):
-        z = profile.tile_top_z(k)
-        pts = []
-        for r in range(BLOCKS):
-            for c in range(BLOCKS):
-                cx, cy = profile.block_centre(r, c)
-                pts.append(np.column_stack([local[:, 0] + cx, local[:, 1] + cy, np.full(len(local), z)]))
-        uv = np.round(cam.project(np.vstack(pts))).astype(int)
-        ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
-        val = np.zeros(len(uv), bool)
-        val[ok] = ng[uv[ok, 1], uv[ok, 0]] <= tilefit.GREEN_MAX
-        if explained is not None:
-            val[ok] &= explained[uv[ok, 1], uv[ok, 0]] == 0
-        out[li] = val.reshape(BLOCKS * BLOCKS, len(local)).sum(axis=1).reshape(BLOCKS, BLOCKS)
-    return out
+    """(levels, 7, 7): how many of each block's field samples (at ``pixels``, from :func:`field_pixels`)
+    are green on each level's plane (and, with ``explained``, in no accepted tile's top: pixels where it
+    is 0)."""
+    uv, ok = pixels
+    val = np.zeros(ok.shape, bool)
+    u, v = uv[ok, 0], uv[ok, 1]
+    val[ok] = img.not_green[v, u] <= tilefit.GREEN_MAX
+    if explained is not None:
+        val[ok] &= explained[v, u] == 0
+    return val.reshape(len(uv), BLOCKS, BLOCKS, -1).sum(axis=3)
 
 
 def tile_polygon(
@@ -269,8 +277,7 @@ def owned_lines(
 
 def late_proposals(
     img: tilefit.EdgeImage,
-    cam: Camera,
-    profile: Profile,
+    pixels: tuple[np.ndarray, np.ndarray],
     levels: range,
     found: list[TileFind],
     fits: dict[tuple[int, int], dict[int, LevelFit | None]],
@@ -278,16 +285,12 @@ def late_proposals(
 ) -> list[tuple[int, int, int]]:
     """Blocks and levels not fitted yet whose plane shows enough green that no accepted tile's top
     explains, and where the rules allow a tile beside those accepted (spec 1.1)."""
-    unexplained = green_counts(img, cam, profile, levels, explained)
-    out = []
-    for r in range(BLOCKS):
-        for c in range(BLOCKS):
-            for li, k in enumerate(levels):
-                if k in fits.get((r, c), {}) or any(_excludes(f, r, c, k) for f in found):
-                    continue
-                if unexplained[li, r, c] >= LATE_GREEN:
-                    out.append((r, c, k))
-    return out
+    unexplained = green_counts(img, pixels, explained)
+    return [
+        (int(r), int(c), levels[li])
+        for r, c, li in zip(*np.nonzero(np.moveaxis(unexplained >= LATE_GREEN, 0, -1)), strict=True)
+        if levels[li] not in fits.get((r, c), {}) and not any(_excludes(f, r, c, levels[li]) for f in found)
+    ]
 
 
 def _excludes(f: TileFind, r: int, c: int, k: int) -> bool:
@@ -302,18 +305,27 @@ def solve(
     img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range = range(1, 7)
 ) -> list[TileFind]:
     """Read the tiles (see the module's docstring, steps 1-3): the best-explained proposal first."""
-    green = green_fractions(img, cam, profile, levels)
+    pixels = field_pixels(cam, profile, levels, img.shape)  #: the blocks' field samples on each level
+    green = green_fractions(img, pixels)
     slid: set[tuple[int, int, int]] = set()  #: fits placed too far but sure (:func:`_slid_but_sure`)
     supports: dict[tuple[int, int, int], int] = {}  #: :func:`_support` of the current fits, once each
 
-    def fit(r: int, c: int, k: int, hidden: np.ndarray | None = None) -> LevelFit | None:
-        f = tilefit.fit_level(img, cam, profile, r, c, k, hidden=hidden)
-        supports.pop((r, c, k), None)
-        if f is not None and _slid_but_sure(img, cam, profile, r, c, f):
-            slid.add((r, c, k))
-        else:
-            slid.discard((r, c, k))
-        return f
+    def fit(todo: list[tuple[int, int, int]], hidden: list[np.ndarray | None]) -> None:
+        """Fit the tiles (r, c, k) in ``todo`` (all at once), each past its mask, into ``fits``; a fit
+        that the mask cannot change is kept."""
+        again = [
+            (t, h)
+            for t, h in zip(todo, hidden, strict=True)
+            if (old := fits.get(t[:2], {}).get(t[2])) is None or tilefit.refits(old, h)
+        ]
+        new = tilefit.fit_levels(img, cam, profile, [t for t, _ in again], [h for _, h in again])
+        for ((r, c, k), _), f in zip(again, new, strict=True):
+            fits.setdefault((r, c), {})[k] = f
+            supports.pop((r, c, k), None)
+            if f is not None and _slid_but_sure(img, cam, profile, r, c, f):
+                slid.add((r, c, k))
+            else:
+                slid.discard((r, c, k))
 
     def support(r: int, c: int, k: int, f: LevelFit) -> int:
         if (r, c, k) not in supports:
@@ -327,16 +339,15 @@ def solve(
     lines = np.zeros(img.shape, np.uint8)  #: edges explained by accepted tiles
     covered = {k: np.zeros(img.shape, np.uint8) for k in levels}  #: hidden from level k by tiles above
     fits: dict[tuple[int, int], dict[int, LevelFit | None]] = {}
+    first = []
     for r in range(BLOCKS):
         for c in range(BLOCKS):
             # the levels where the block's fields look greenest (the tile's own level is among the
             # three greenest and within 60 % of the greenest in all but a few hundredths of cases)
             col = green[:, r, c]
             order = np.argsort(-col)[:MAX_LEVELS_TRIED]
-            ks = [levels[i] for i in order if col[i] >= max(MIN_GREEN, GREEN_SHARE * col.max())]
-            if ks:
-                # the two greenest first; the others only when neither of those fits
-                fits[(r, c)] = {k: fit(r, c, k) for k in ks}
+            first += [(r, c, levels[i]) for i in order if col[i] >= max(MIN_GREEN, GREEN_SHARE * col.max())]
+    fit(first, [None] * len(first))
     found: list[TileFind] = []
     explained = np.zeros(img.shape, np.uint8)  #: the top faces of accepted tiles
     stale: set[tuple[int, int, int]] = set()  #: fits made before a tile now accepted could change them
@@ -353,14 +364,16 @@ def solve(
             windows[(r, c, k)] = (int(x0), int(y0), int(x1), int(y1))
         return windows[(r, c, k)]
 
-    def refresh(r: int, c: int) -> bool:
-        """Fit again the levels of block (r, c) that accepted tiles may have changed; whether any."""
-        todo = [k for k, f in fits[(r, c)].items() if (r, c, k) in stale and f is not None]
-        for k in todo:
-            if k not in masks:
-                masks[k] = (lines | covered[k]).astype(bool)
-            fits[(r, c)][k] = fit(r, c, k, masks[k])
-            stale.discard((r, c, k))
+    def mask(k: int) -> np.ndarray:
+        if k not in masks:
+            masks[k] = (lines | covered[k]).astype(bool)
+        return masks[k]
+
+    def refresh(todo: list[tuple[int, int, int]]) -> bool:
+        """Fit again the tiles in ``todo`` that accepted tiles may have changed; whether any."""
+        todo = [t for t in todo if t in stale and fits[t[:2]][t[2]] is not None]
+        fit(todo, [mask(k) for _, _, k in todo])
+        stale.difference_update(todo)
         return bool(todo)
 
     while True:
@@ -378,26 +391,21 @@ def solve(
         if best is None and stale:
             # hiding what accepted tiles cover can also make a fit better (edges of the tile above
             # no longer pull it): fit again everything that changed before going on
-            for r, c, k in list(stale):
-                f = fits.get((r, c), {}).get(k)
-                if f is not None and f.inliers >= MIN_EDGES:  # hiding never adds edges
-                    refresh(r, c)
+            blocks = {t[:2] for t in stale if (f := fits.get(t[:2], {}).get(t[2])) and f.inliers >= MIN_EDGES}
+            refresh(sorted(t for t in stale if t[:2] in blocks))  # (hiding never adds edges)
             stale.clear()
             continue
         if (best is None or best[0][1] < SURE_EDGES) and found:
             # before a tile seen by few edges is taken: green that no accepted tile explains, on a plane
             # where its block was not greenest at first (a low tile mostly hidden under higher ones, or
             # its neighbour one cell over, which the same few edges might fit), is proposed too
-            props = late_proposals(img, cam, profile, levels, found, fits, explained)
-            for r, c, k in props:
-                if k not in masks:
-                    masks[k] = (lines | covered[k]).astype(bool)
-                fits.setdefault((r, c), {})[k] = fit(r, c, k, masks[k])
+            props = late_proposals(img, pixels, levels, found, fits, explained)
+            fit(props, [mask(k) for _, _, k in props])
             if props:
                 continue
         if best is None:
             # the second pass: tiles mostly hidden, accepted for the green they alone explain
-            unexplained = green_counts(img, cam, profile, levels, explained)
+            unexplained = green_counts(img, pixels, explained)
             for r, c in fits:
                 b = block_best(r, c, MIN_EDGES, strict=True)
                 if b is None:
@@ -422,7 +430,7 @@ def solve(
         if best is None:
             break
         _, (r, c), k, f = best
-        if refresh(r, c):
+        if refresh([(r, c, j) for j in fits[(r, c)]]):
             continue
         log.debug(
             "tile %s level %d: %d edges, %d on its lines, cost %.2f", (r, c), k, f.found, f.inliers, f.cost
@@ -585,15 +593,18 @@ def observations(
     corrected pixels, normals), inliers only."""
     edges = tilefit.tile_edges(profile)
     pts = np.array([e.point for e in edges], float)
+    fitted = [
+        (f, fit)
+        for f, fit in zip(finds, tilefit.fit_placed(img, cam, profile, finds), strict=True)
+        if fit is not None and fit.inliers >= min_inliers
+    ]
+    poses = np.array([fit.pose for _, fit in fitted], float).reshape(-1, 4)
+    blocks = [(f.row, f.col) for f, _ in fitted]
+    measured = tilefit.measure_many(img, cam, profile, blocks, poses, edges, [None] * len(fitted))
     out = []
-    for f in finds:
-        fit = tilefit.fit_level(img, cam, profile, f.row, f.col, f.level, f.placement[:2], f.placement[2])
-        if fit is None or fit.inliers < min_inliers:
-            continue
-        idx, uv, nrm = tilefit.measure(img, cam, profile, f.row, f.col, np.array(fit.pose), edges)
+    for (f, _), pose, (idx, uv, nrm, _) in zip(fitted, poses, measured, strict=True):
         if len(idx) < min_inliers:
             continue
-        pose = np.array(fit.pose)
         proj = cam.project(tilefit._board_points(profile, f.row, f.col, pose, pts[idx]))
         keep = np.abs(np.sum((uv - proj) * nrm, axis=1)) < 1.5
         if keep.sum() < min_inliers:
