@@ -737,6 +737,10 @@ OUTLINE_LONG_SIDE = 2000  #: the board's outline is looked for at this size
 #: an outline with no lattice of holes behind it must agree with the template this well (a checked
 #: cloth's square or a card's edge passes the lattice's threshold by chance, never this one)
 MIN_OUTLINE_REGISTRATION = 0.6
+#: ... or this well when refining it then finds this many of the board's holes where it puts them (a
+#: shadow across the margin or tiles over its edge lower the agreement; a card or a cloth has no holes)
+WEAK_OUTLINE_REGISTRATION = 0.5
+OUTLINE_HOLES = 12
 FLAT_FIELD_SIGMA = 0.04  #: of the image's long side: light varying more slowly than this is divided out
 
 
@@ -774,8 +778,16 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         mid = cv2.resize(image, None, fx=t, fy=t, interpolation=cv2.INTER_AREA) if t < 1 else image
         quads = [q * (s / t) for q in outline_quads(cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY))]
         outline = register_outline(gray_small, quads, profile)
+        weak = outline[0] if outline and outline[0][0] >= WEAK_OUTLINE_REGISTRATION else None
         outline = [r for r in outline if r[0] >= MIN_OUTLINE_REGISTRATION]
         regs = sorted([*regs, *outline], key=lambda r: -r[0])
+        if (not regs or regs[0][0] < MIN_REGISTRATION) and weak is not None:
+            fit = refine(
+                cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.diag([1 / s, 1 / s, 1.0]) @ weak[1], profile
+            )
+            if fit.evidence.get("holes", 0) >= OUTLINE_HOLES:
+                fit.score = float(weak[0])
+                return fit
     if not regs or regs[0][0] < MIN_REGISTRATION:
         raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
     H0 = np.diag([1 / s, 1 / s, 1.0]) @ regs[0][1]
