@@ -181,6 +181,27 @@ def test_board_outline_moved_onto_the_board_by_the_template(tall):
                for r in board_stage.register_outline(gray, [rough * 0.4], REFERENCE))
 
 
+def test_an_outline_the_print_agrees_less_with_is_the_board_when_its_holes_confirm_it(monkeypatch, tmp_path):
+    """A shadow across the margin or tiles over the board's edge lower the print's agreement with an
+    outline found: it is taken (board.WEAK_OUTLINE_REGISTRATION) only when refining it finds enough of
+    the board's holes where it puts them."""
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=0, col=0, level=1, flower="pink"), Tile(row=5, col=5, level=1, flower="yellow")])
+    rendered = render_photo(garden, 20_002, tilt_deg=8.0, **PLAIN)
+    truth = rendered.truth
+    photo = load_photo(save_photo(rendered, tmp_path / "two.png"))
+    monkeypatch.setattr(board_stage, "fit_lattices", lambda *a, **k: [])  # no lattice of holes gathers
+    monkeypatch.setattr(board_stage, "MIN_OUTLINE_REGISTRATION", 1.01)  # nor does any outline agree so
+    fit = board_stage.find_board(photo.image, REFERENCE)
+    assert board_stage.WEAK_OUTLINE_REGISTRATION <= fit.score < 1.01
+    assert fit.evidence["holes"] >= board_stage.OUTLINE_HOLES
+    found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
+    assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 2.0
+    monkeypatch.setattr(board_stage, "OUTLINE_HOLES", 71)  # more holes than the board has
+    with pytest.raises(NoBoardError):
+        board_stage.find_board(photo.image, REFERENCE)
+
+
 def test_camera_focal_length_and_height(tall):
     path, truth = tall
     reading = read_photo(path)

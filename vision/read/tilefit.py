@@ -115,13 +115,13 @@ _SRGB_TO_LINEAR = (lambda v: np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.
 
 def edge_image(image: np.ndarray, gain: np.ndarray, blur: float = 0.8) -> EdgeImage:
     """An :class:`EdgeImage` of a BGR uint8 photo; ``gain`` is the board's white balance (B, G, R)."""
-    balanced = np.empty_like(image)
-    for ch in range(3):  # white balance on 8 bits through a table: the photo is large
-        lut = np.clip(np.arange(256) * gain[ch], 0, 255).astype(np.uint8)
-        balanced[..., ch] = cv2.LUT(image[..., ch], lut)
+    # white balance on 8 bits through a table per channel, and linear light through another: the
+    # photo is large
+    lut = np.clip(np.arange(256)[:, None] * np.asarray(gain, float)[None, :3], 0, 255).astype(np.uint8)
+    balanced = cv2.LUT(image, lut.reshape(256, 1, 3))
     return EdgeImage(
         cv2.GaussianBlur(not_green(balanced), (0, 0), blur),
-        cv2.GaussianBlur(_SRGB_TO_LINEAR[balanced], (0, 0), blur),
+        cv2.GaussianBlur(cv2.LUT(balanced, _SRGB_TO_LINEAR.reshape(256, 1)), (0, 0), blur),
     )
 
 
@@ -129,10 +129,10 @@ def not_green(bgr: np.ndarray) -> np.ndarray:
     """See :class:`EdgeImage`: -100 (G - max(R, B)) / (max(R, G, B) - min(R, G, B)) of a white-balanced
     uint8 BGR image (the colourfulness floored at :data:`CHROMA_FLOOR` of the pixel's sum, so that grey
     and white pixels with a tint or noise stay near zero)."""
-    f = bgr.astype(np.float32)
-    b, g, r = f[..., 0], f[..., 1], f[..., 2]
-    rb = np.maximum(r, b)
-    spread = np.maximum(g, rb) - np.minimum(g, np.minimum(r, b))
+    b8, g8, r8 = cv2.split(bgr)  # the extremes on 8 bits (exact), the ratio in float
+    rb8 = cv2.max(r8, b8)
+    spread = cv2.subtract(cv2.max(g8, rb8), cv2.min(g8, cv2.min(r8, b8))).astype(np.float32)
+    b, g, r, rb = (x.astype(np.float32) for x in (b8, g8, r8, rb8))
     floor = np.maximum(CHROMA_FLOOR * (b + g + r), CHROMA_MIN)
     return (-100.0 * (g - rb) / np.maximum(spread, floor)).astype(np.float32)
 
