@@ -126,13 +126,12 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
             exif = img.getexif()
             orientation = int(exif.get(EXIF_ORIENTATION, 1) or 1)
             focal = _focal_35mm(exif)
-            scale = 1.0
             if fmt == "jpeg" and max(w, h) > max_long_side:
                 img.draft("RGB", (w * max_long_side // max(w, h) + 1, h * max_long_side // max(w, h) + 1))
-                scale = img.size[0] / w
             img.load()
-            img = ImageOps.exif_transpose(img)
-            rgb = np.asarray(img.convert("RGB"))
+            if orientation != 1:
+                img = ImageOps.exif_transpose(img)
+            rgb = np.asarray(img if img.mode == "RGB" else img.convert("RGB"))
     except PhotoError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -146,15 +145,14 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
         raise UnreadableImageError(f"{name}: the image is truncated or corrupt ({reason})") from None
     if orientation in (5, 6, 7, 8):
         w, h = h, w
-    bgr = np.ascontiguousarray(rgb[:, :, ::-1])
-    long_side = max(bgr.shape[:2])
-    if long_side > max_long_side:
+    long_side = max(rgb.shape[:2])
+    if long_side > max_long_side:  # reduced first, then turned to BGR: the fewer pixels to copy
         import cv2
 
         f = max_long_side / long_side
-        bgr = cv2.resize(
-            bgr, (round(bgr.shape[1] * f), round(bgr.shape[0] * f)), interpolation=cv2.INTER_AREA
+        rgb = cv2.resize(
+            rgb, (round(rgb.shape[1] * f), round(rgb.shape[0] * f)), interpolation=cv2.INTER_AREA
         )
-        scale *= f
+    bgr = np.ascontiguousarray(rgb[:, :, ::-1])
     scale = bgr.shape[1] / w
     return Photo(bgr, (w, h), scale, fmt, orientation if orientation in range(1, 9) else 1, focal, name)
