@@ -165,7 +165,9 @@ def band_lab(
     top = tiles.top_of(finds)
     fields = [(r, c, f.level) for f in finds for r, c in f.cells if top[r, c] == f.level]
     both = gain * views.print_gain(img, cam, profile, fields, gain)
-    return cv2.cvtColor(np.clip(img.astype(np.float32) * (both / 255.0), 0.0, 1.0), cv2.COLOR_BGR2Lab)
+    # the balanced values in [0, 1] per channel through a table (the photo is large)
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * (both / 255.0)[None, :], 0.0, 1.0)
+    return cv2.cvtColor(cv2.LUT(img, lut.astype(np.float32).reshape(256, 1, 3)), cv2.COLOR_BGR2Lab)
 
 
 def read_flowers(
