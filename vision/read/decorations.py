@@ -520,9 +520,12 @@ class Classifier:
         """Palette index per pixel (N,), -1 for a pixel like none of them."""
         if not len(lin):
             return np.zeros(0, int)
-        c = chroma(lin)
-        ly = np.log2(np.maximum(lin.sum(axis=1), 1e-4))
-        dc = np.linalg.norm(c[:, None, :] - self.chroma[None], axis=2)
+        # (the sums over three channels written out: numpy's reductions over a short last axis are slow)
+        s = np.maximum(lin[:, 0] + lin[:, 1] + lin[:, 2], 1e-4)
+        c = lin / s[:, None]
+        ly = np.log2(s)
+        d = c[:, None, :] - self.chroma[None]
+        dc = np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2])
         rel = ly[:, None] - self.logy[None]
         out = np.maximum(LUM_RANGE[0] - rel, 0) + np.maximum(rel - LUM_RANGE[1], 0)
         cost = dc + LUM_WEIGHT * out
@@ -979,7 +982,7 @@ class Scorer:
         cands: Sequence[Candidate],
         owners: list[int],
         seg_parts: list[Part],
-        seg_id: np.ndarray,
+        bounds: np.ndarray,
         lin: np.ndarray,
         ok: np.ndarray,
     ) -> np.ndarray:
@@ -1008,9 +1011,10 @@ class Scorer:
             if c.kind not in INKY_PART or seg_parts[si].colour != INKY_PART[c.kind][0]:
                 continue
             cream = self._cream[c.fields[0]][0]
-            m = (seg_id == si) & ok
-            if math.isfinite(cream) and m.sum() >= MIN_PART:
-                out[si] = float(np.median(y[m])) < line[c.kind] * cream
+            a, b = bounds[si], bounds[si + 1]
+            seen = y[a:b][ok[a:b]]
+            if math.isfinite(cream) and len(seen) >= MIN_PART:
+                out[si] = float(np.median(seen)) < line[c.kind] * cream
         return out
 
     def evidence(
@@ -1034,6 +1038,7 @@ class Scorer:
                     seg += 1
         sizes = np.array([len(p) for p in pts])
         seg_id = np.repeat(np.arange(seg), sizes)
+        bounds = np.concatenate([[0], np.cumsum(sizes)])  #: segment si's points: bounds[si]:bounds[si + 1]
         allp = np.vstack(pts)
         uv = self.sampler.pixels(allp)
         lin, ok = self.sampler.sample(uv)
@@ -1055,11 +1060,10 @@ class Scorer:
         if cover_seg.any():
             expect[cover_seg] = empty_print(self.surf, self.sampler.cam, uv[cover_seg], allp[cover_seg, 2])
             ok[cover_seg] &= expect[cover_seg] != PRINT_UNKNOWN
-        own = np.array(owners)[seg_id]
         body = np.array([p.own_body is not None for p in seg_parts])[seg_id]
         if body.any():
             for si in np.unique(seg_id[body]):
-                m = seg_id == si
+                m = slice(bounds[si], bounds[si + 1])
                 c = cands[owners[si]]
                 radius, height = seg_parts[si].own_body
                 axis = _to_board(c, np.zeros((1, 3)), shift_of[si])[0]
@@ -1083,21 +1087,22 @@ class Scorer:
         if clear.any():
             level = np.full(len(allp), math.inf)
             tint = np.zeros((len(allp), 3))
-            for ci in np.unique(own[clear]):
-                m = clear & (own == ci)
-                c = cands[ci]
+            for si in np.unique(seg_id[clear]):
+                m = slice(bounds[si], bounds[si + 1])
+                c = cands[owners[si]]
                 if c.kind == "stairs":  # its own field's plaque is under it: the photo's plaques tell
                     share, tint[m] = self.cream_reference()
                     level[m] = share * self.lights(c.fields[:1])[0]
                 else:
                     level[m], tint[m] = self._cream[c.fields[0]]
-            creamy = (lin.sum(axis=1) >= CREAM_SHARE * level) & (
-                np.linalg.norm(chroma(lin) - tint, axis=1) < CREAM_CHROMA
+            lc = lin[clear]
+            creamy = (lc.sum(axis=1) >= CREAM_SHARE * level[clear]) & (
+                np.linalg.norm(chroma(lc) - tint[clear], axis=1) < CREAM_CHROMA
             )
-            hit[clear] = ~(creamy | green)[clear]
+            hit[clear] = ~(creamy | green[clear])
         n_vis = np.bincount(seg_id, weights=ok, minlength=seg)
         n_hit = np.bincount(seg_id, weights=ok & hit, minlength=seg)
-        inky = self._inky(cands, owners, seg_parts, seg_id, lin, ok)
+        inky = self._inky(cands, owners, seg_parts, bounds, lin, ok)
         out = []
         j = 0
         for c in cands:
