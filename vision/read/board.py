@@ -475,6 +475,28 @@ def _agreement_in_frame(gray: np.ndarray, H: np.ndarray, xy: np.ndarray, values:
     return _ncc_vec(_sample(gray, uv[seen]), values[seen])
 
 
+def _project_many(Hs: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """:func:`apply_h` of homographies (n, 3, 3) to the same points (N, 2): (n, N, 2)."""
+    q = Hs[:, :, :2] @ np.asarray(xy, np.float64).T + Hs[:, :, 2:]
+    return np.moveaxis(q[:, :2] / q[:, 2:3], 1, 2)
+
+
+def _agreements_in_frame(
+    gray: np.ndarray, Hs: np.ndarray, xy: np.ndarray, values: np.ndarray
+) -> list[float | None]:
+    """:func:`_agreement_in_frame` of many homographies (n, 3, 3), the photo sampled for all at once."""
+    if not len(Hs):
+        return []
+    h, w = gray.shape
+    uv = _project_many(Hs, xy)
+    seen = (uv[..., 0] >= 0) & (uv[..., 0] < w - 1) & (uv[..., 1] >= 0) & (uv[..., 1] < h - 1)
+    got = cv2.remap(gray, uv.astype(np.float32), None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    return [
+        _ncc_vec(got[i][seen[i]].astype(np.float64), values[seen[i]]) if seen[i].mean() >= 0.9 else None
+        for i in range(len(Hs))
+    ]
+
+
 def register(
     gray: np.ndarray, lattice: Lattice, profile: Profile
 ) -> list[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
@@ -485,33 +507,42 @@ def register(
     board mm -> pixels, ``cells`` (K, 2) are the (row, col) of the lattice holes on the grid and
     ``points`` their pixels."""
     xy, values = _template_samples(profile)
-    to_board = cell_to_board(profile)
-    centre = (profile.board.width / 2, profile.board.depth / 2)
-    out = []
+    from_board = np.linalg.inv(cell_to_board(profile))
+    centre = np.array([profile.board.width / 2, profile.board.depth / 2])
+    Hs, cells, points = [], [], []
     for A in _symmetries():
         cr = lattice.index @ A.T  # (col, row) up to an offset
         lo, hi = cr.min(axis=0), cr.max(axis=0)
-        counts = []
-        for oc in range(-hi[0], GRID - lo[0]):
-            for orow in range(-hi[1], GRID - lo[1]):
-                g = cr + [oc, orow]
-                inside = np.all((g >= 0) & (g < GRID), axis=1)
-                counts.append((int(inside.sum()), oc, orow, inside))
-        most = max(c[0] for c in counts)
-        for n_in, oc, orow, inside in counts:
-            if n_in < max(MIN_HOLES, 0.5 * most):
-                continue
-            # lattice (m, n) -> (col, row) = A (m, n) + o
-            L = np.array([[A[0, 0], A[0, 1], oc], [A[1, 0], A[1, 1], orow], [0, 0, 1.0]])
-            H = lattice.G @ np.linalg.inv(L) @ np.linalg.inv(to_board)
-            H /= H[2, 2]
-            if orientation_sign(H, centre) <= 0:
-                continue
-            score = _agreement_in_frame(gray, H, xy, values)
-            if score is None:  # the whole board is in the photo
-                continue
-            cells = (cr + [oc, orow])[:, ::-1]
-            out.append((score, H, cells[inside], lattice.points[inside]))
+        offsets = np.array(
+            [(oc, orow) for oc in range(-hi[0], GRID - lo[0]) for orow in range(-hi[1], GRID - lo[1])]
+        )
+        g = cr[None] + offsets[:, None]
+        inside = np.all((g >= 0) & (g < GRID), axis=2)
+        n_in = inside.sum(axis=1)
+        keep = np.flatnonzero(n_in >= max(MIN_HOLES, 0.5 * n_in.max()))
+        # lattice (m, n) -> (col, row) = A (m, n) + o, whose inverse is A^T ((col, row) - o)
+        inv_l = np.zeros((len(keep), 3, 3))
+        inv_l[:, :2, :2] = A.T
+        inv_l[:, :2, 2] = -offsets[keep] @ A
+        inv_l[:, 2, 2] = 1.0
+        H = lattice.G @ inv_l @ from_board
+        H /= H[:, 2:, 2:]
+        # shows the board from above: the map keeps its handedness round the board's centre
+        p = _project_many(H, centre + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+        e1, e2 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]
+        up = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0] > 0
+        for j in np.flatnonzero(up):
+            i = keep[j]
+            Hs.append(H[j])
+            cells.append(g[i][inside[i]][:, ::-1])
+            points.append(lattice.points[inside[i]])
+    scores = _agreements_in_frame(gray, np.array(Hs).reshape(-1, 3, 3), xy, values)
+    # (a score of None: the board is not wholly in the photo)
+    out = [
+        (sc, *placed)
+        for sc, placed in zip(scores, zip(Hs, cells, points, strict=True), strict=True)
+        if sc is not None
+    ]
     out.sort(key=lambda o: -o[0])
     return out
 
