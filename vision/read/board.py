@@ -621,7 +621,7 @@ def hole_centre(gray: np.ndarray, uv: np.ndarray, radius_px: float) -> np.ndarra
     if x0 < 0 or y0 < 0 or x0 + 2 * r + 1 > gray.shape[1] or y0 + 2 * r + 1 > gray.shape[0]:
         return None
     win = gray[y0 : y0 + 2 * r + 1, x0 : x0 + 2 * r + 1].astype(np.float32)
-    dark, light = np.percentile(win, 3), np.percentile(win, 70)
+    dark, light = np.percentile(win, (3, 70))
     if light - dark < 25:
         return None
     mask = (win < (dark + light) / 2).astype(np.uint8)
