@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from scipy.ndimage import maximum_filter1d, minimum_filter1d
 
-from vision.camera import Camera
+from vision.camera import Camera, radial_distort_scale
 from vision.profile import Profile, chroma, rgb, srgb_to_linear
 from vision.read.board import cross2
 
@@ -196,6 +196,33 @@ def measure(
     return measure_many(img, cam, profile, [(row, col)], np.asarray(pose, float)[None], edges, [hidden])[0]
 
 
+def _project_on_tiles(
+    cam: Camera, profile: Profile, blocks: Sequence[tuple[int, int]], poses: np.ndarray, local: np.ndarray
+) -> np.ndarray:
+    """The pixels (B * N, 2) of the same tile points (N, 2) on many tiles (blocks, poses (B, 4)), tile
+    after tile: as ``cam.project`` of :func:`_board_points_many`, each tile's points through one 3 x 3
+    map (its plane's, after its placement) instead of through the board frame."""
+    centre = np.array([profile.block_centre(r, c) for r, c in blocks], float).reshape(-1, 2)
+    h, dx, dy, th = poses.T
+    c, s = np.cos(th), np.sin(th)
+    # tile (x, y, 1) -> board (x, y, 1) at height h -> camera frame: R [x, y, h] + t
+    place = np.zeros((len(blocks), 3, 3))
+    place[:, 0, 0], place[:, 0, 1], place[:, 0, 2] = c, -s, centre[:, 0] + dx
+    place[:, 1, 0], place[:, 1, 1], place[:, 1, 2] = s, c, centre[:, 1] + dy
+    place[:, 2, 2] = 1.0
+    plane = np.repeat(cam.R[None].copy(), len(blocks), axis=0)
+    plane[:, :, 2] = cam.R[:, 2] * h[:, None] + cam.t
+    q = (plane @ place) @ np.vstack([local.T, np.ones(len(local))])  # (B, 3, N)
+    x, y = q[:, 0] / q[:, 2], q[:, 1] / q[:, 2]
+    if cam.distorted:
+        scale = radial_distort_scale(x * x + y * y, cam.k1, cam.k2)
+        x, y = x * scale, y * scale
+    out = np.empty((len(blocks), len(local), 2))
+    out[..., 0] = cam.fx * x + cam.cx
+    out[..., 1] = cam.fy * y + cam.cy
+    return out.reshape(-1, 2)
+
+
 MAX_BATCH = 200  #: tiles searched in one go (OpenCV's remap takes maps of fewer than 32,767 rows)
 
 
@@ -229,9 +256,9 @@ def measure_many(
     local = _search_grid(tuple(edges))
     n_t = len(blocks)
     n_e, n_a, n_s = local.shape[:3]
-    flat = _board_points_many(profile, blocks, np.asarray(poses, float), local.reshape(-1, 2))
     n_e_all = n_t * n_e  # the rows below are every tile's edges, tile after tile
-    uv_all = cam.project(flat).reshape(n_e_all, n_a, n_s, 2)
+    uv_all = _project_on_tiles(cam, profile, blocks, np.asarray(poses, float), local.reshape(-1, 2))
+    uv_all = uv_all.reshape(n_e_all, n_a, n_s, 2)
     maps = uv_all.reshape(n_e_all * n_a, n_s, 2).astype(np.float32)
     prof = (
         cv2.remap(
