@@ -248,12 +248,12 @@ def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) 
     n = len(piece_parts(REFERENCE, "statue")[0].points)
     colours = palette(REFERENCE)
     scorer._cream[statue.fields[0]] = (float(colours["plaque"].sum()), np.zeros(3))
-    seg_id = np.repeat([0, 1], [n, 1])
+    bounds = np.array([0, n, n + 1])  # the statue's bronze, then one point of its clear part
     shown = {}
     for name in ("bronze", "ink"):
         lin = np.vstack([np.tile(colours[name], (n, 1)), colours["plaque"]])
         inky = scorer._inky(
-            [statue], [0, 0], list(piece_parts(REFERENCE, "statue")), seg_id, lin, np.ones(n + 1, bool)
+            [statue], [0, 0], list(piece_parts(REFERENCE, "statue")), bounds, lin, np.ones(n + 1, bool)
         )
         shown[name] = bool(inky[0])
     assert shown == {"bronze": False, "ink": True}
@@ -328,11 +328,11 @@ def test_bold_icons_in_a_hazy_photo_are_no_statues(shot) -> None:
     veil = 0.06
     lifted = {name: (1 - veil) * colours[name] + veil * colours["plaque"] for name in ("ink", "bronze")}
     scorer._cream[statue.fields[0]] = (float(colours["plaque"].sum()), np.zeros(3))
-    seg_id = np.repeat([0, 1], [n, 1])
+    bounds = np.array([0, n, n + 1])  # the statue's bronze, then one point of its clear part
 
     def inky(name: str) -> bool:
         lin = np.vstack([np.tile(lifted[name], (n, 1)), colours["plaque"]])
-        return bool(scorer._inky([statue], [0, 0], parts, seg_id, lin, np.ones(n + 1, bool))[0])
+        return bool(scorer._inky([statue], [0, 0], parts, bounds, lin, np.ones(n + 1, bool))[0])
 
     assert not inky("ink")  # the printed ink's line: a lifted ink passes for shaded bronze
     scorer.ink = float(lifted["ink"].sum() / colours["plaque"].sum())  # as the photo's icons show it
