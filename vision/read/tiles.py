@@ -176,6 +176,12 @@ def hide(hidden: np.ndarray, polygon_px: np.ndarray, grow_px: int = 2) -> None:
         roi[:] = cv2.dilate(roi, np.ones((2 * grow_px + 1, 2 * grow_px + 1), np.uint8))
 
 
+def _box(polygon_px: np.ndarray, shape: tuple[int, int], pad: int) -> tuple[int, int, int, int]:
+    """The pixels (x0, y0, x1, y1) round a polygon, ``pad`` more each side, within an image of ``shape``."""
+    x, y, w, h = cv2.boundingRect(np.round(cv2.convexHull(polygon_px.astype(np.float32))).astype(np.int32))
+    return max(x - pad, 0), max(y - pad, 0), min(x + w + pad, shape[1]), min(y + h + pad, shape[0])
+
+
 def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
 
@@ -447,17 +453,21 @@ def solve(
         # the edges the new tile explains are no one else's; what it covers is hidden from the levels below
         masks.clear()
         new_lines = owned_lines(cam, profile, r, c, k, placement, lines.shape)
-        lines |= new_lines
         poly = tile_polygon(cam, profile, r, c, k, placement)
         cover = np.zeros_like(lines)
         hide(cover, poly)
         cv2.fillConvexPoly(
             explained, np.round(cv2.convexHull(poly[:4].astype(np.float32))).astype(np.int32), 1
         )
+        # both masks lie in the tile's box (its lines are on its top, 3 px wide; its cover is its outline
+        # grown by 2 px): the updates and the tests below are made there
+        bx0, by0, bx1, by1 = _box(poly, lines.shape, pad=4)
+        box = (slice(by0, by1), slice(bx0, bx1))
+        lines[box] |= new_lines[box]
         for j in levels:
             if j < k:
-                covered[j] |= cover
-        lines_or_cover = new_lines | cover
+                covered[j][box] |= cover[box]
+        lines_or_cover = new_lines[box] | cover[box]
         for (r2, c2), per_level in fits.items():
             for k2 in list(per_level):
                 if per_level[k2] is None:
@@ -466,9 +476,15 @@ def solve(
                     per_level[k2] = None  # one level's tiles never share a cell, nor cover one below fully
                     stale.discard((r2, c2, k2))  # and it is never fitted again
                     continue
-                change = lines_or_cover if k2 < k else new_lines
+                change = lines_or_cover if k2 < k else new_lines[box]
                 x0, y0, x1, y1 = window(r2, c2, k2)
-                if change[y0:y1, x0:x1].any():
+                x0, y0, x1, y1 = (
+                    max(x0, bx0) - bx0,
+                    max(y0, by0) - by0,
+                    min(x1, bx1) - bx0,
+                    min(y1, by1) - by0,
+                )
+                if x0 < x1 and y0 < y1 and change[y0:y1, x0:x1].any():
                     stale.add((r2, c2, k2))
     return shift_off_bare(img, cam, profile, found)
 
@@ -555,9 +571,7 @@ def top_of(finds: list[TileFind]) -> np.ndarray:
     return top
 
 
-def implied_by_pieces(
-    finds: list[TileFind], fields: Iterable[tuple[tuple[int, int], int]]
-) -> list[TileFind]:
+def implied_by_pieces(finds: list[TileFind], fields: Iterable[tuple[tuple[int, int], int]]) -> list[TileFind]:
     """The tiles that pieces found on ``fields`` ((cell, level) each) stand on where no tile was read,
     the cell in sight from above (a low tile whose one field in sight holds a fountain's half or the
     foot of stairs shows too little of its own lines to be read). Each goes on the block that holds the
