@@ -272,18 +272,6 @@ def measure_many(
         .reshape(n_e_all, n_a, n_s)
         .mean(axis=1)
     )
-    lin = (
-        cv2.remap(
-            img.linear,
-            maps[..., 0],
-            maps[..., 1],
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=0,
-        )
-        .reshape(n_e_all, n_a, n_s, 3)
-        .mean(axis=1)
-    )
     uv = uv_all[:, n_a // 2]
     near = int(round(1.2 / STEP_MM))  # the plateaus are looked for within this of a crossing
     mid = n_s // 2
@@ -312,13 +300,33 @@ def measure_many(
     span = np.arange(-near, near + 1)
     cols = np.clip(k[:, None] + span[None, :], 0, n_s - 1)
     pa = p[idx[:, None], cols]
+    # the linear light, only round the crossings found (n_hit, window, 3)
+    lin = np.zeros((len(idx), len(span), 3), np.float32)
+    if len(idx):
+        around = uv_all[idx[:, None, None], np.arange(n_a)[None, :, None], cols[:, None, :]].astype(
+            np.float32
+        )
+        lin = (
+            cv2.remap(
+                img.linear,
+                around[..., 0].reshape(-1, len(span)),
+                around[..., 1].reshape(-1, len(span)),
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=0,
+            )
+            .reshape(len(idx), n_a, len(span), 3)
+            .mean(axis=1)
+        )
     before, after = span <= 0, span >= 1
-    i_g = cols[np.arange(len(idx)), np.argmin(np.where(before, pa, np.inf), axis=1)]
-    i_o = cols[np.arange(len(idx)), np.argmax(np.where(after, pa, -np.inf), axis=1)]
-    c_g, c_o = lin[idx, i_g], lin[idx, i_o]
+    rows = np.arange(len(idx))
+    w_g = np.argmin(np.where(before, pa, np.inf), axis=1)
+    w_o = np.argmax(np.where(after, pa, -np.inf), axis=1)
+    i_g, i_o = cols[rows, w_g], cols[rows, w_o]
+    c_g, c_o = lin[rows, w_g], lin[rows, w_o]
     d = c_o - c_g
     dd = np.maximum(np.sum(d * d, axis=1), 1e-8)
-    frac = np.einsum("nsc,nc->ns", lin[idx[:, None], cols] - c_g[:, None, :], d) / dd[:, None]
+    frac = np.einsum("nsc,nc->ns", lin - c_g[:, None, :], d) / dd[:, None]
     # the first crossing of one half going outwards from the green plateau (between the two plateaus)
     n_w = len(span)
     j = np.arange(n_w)
@@ -332,7 +340,6 @@ def measure_many(
     )
     has = up.any(axis=1)
     m = np.where(has, np.argmax(up, axis=1), near)  # without a clean crossing in linear light: the first one
-    rows = np.arange(len(idx))
     f0, f1 = frac[rows, m], frac[rows, np.minimum(m + 1, n_w - 1)]
     t_lin = (0.5 - f0) / np.maximum(f1 - f0, 1e-6)
     t_a = (half[idx, k] - p[idx, k]) / np.maximum(p[idx, np.minimum(k + 1, n_s - 1)] - p[idx, k], 1e-6)
