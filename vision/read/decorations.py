@@ -450,12 +450,20 @@ def _parts(d: DecorationModel, kind: str, run: float, rise: float) -> tuple[Part
 
 def _to_board(c: Candidate, pts: np.ndarray, shift: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """Local points of the piece (shifted by ``shift`` in its own frame) -> board points."""
+    return _to_board_shifted(c, pts, [shift])
+
+
+def _to_board_shifted(c: Candidate, pts: np.ndarray, shifts: Sequence[tuple[float, float]]) -> np.ndarray:
+    """:func:`_to_board` of the same points at each of ``shifts``: (shifts * N, 3), shift after shift."""
     a = math.radians(c.angle_deg)
     ca, sa = math.cos(a), math.sin(a)
-    px, py = pts[:, 0] + shift[0], pts[:, 1] + shift[1]
-    x = c.origin[0] + ca * px - sa * py
-    y = c.origin[1] + sa * px + ca * py
-    return np.column_stack([x, y, c.origin[2] + pts[:, 2]])
+    sh = np.asarray(shifts, float).reshape(-1, 2)
+    px, py = pts[None, :, 0] + sh[:, :1], pts[None, :, 1] + sh[:, 1:]
+    out = np.empty((len(sh), len(pts), 3))
+    out[..., 0] = c.origin[0] + ca * px - sa * py
+    out[..., 1] = c.origin[1] + sa * px + ca * py
+    out[..., 2] = c.origin[2] + pts[None, :, 2]
+    return out.reshape(-1, 3)
 
 
 # ---------------------------------------------------------------------------------------- colours
@@ -524,8 +532,8 @@ class Classifier:
         s = np.maximum(lin[:, 0] + lin[:, 1] + lin[:, 2], 1e-4)
         c = lin / s[:, None]
         ly = np.log2(s)
-        d = c[:, None, :] - self.chroma[None]
-        dc = np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2])
+        d0, d1, d2 = (c[:, i : i + 1] - self.chroma[None, :, i] for i in range(3))
+        dc = np.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
         rel = ly[:, None] - self.logy[None]
         out = np.maximum(LUM_RANGE[0] - rel, 0) + np.maximum(rel - LUM_RANGE[1], 0)
         cost = dc + LUM_WEIGHT * out
@@ -1025,18 +1033,20 @@ class Scorer:
         level and the pieces found so far) are left out."""
         if not cands:
             return []
-        pts, seg_parts, owners, shift_of = [], [], [], []
+        pts, seg_parts, owners, shift_of, sizes = [], [], [], [], []
         seg = 0
         for ci, c in enumerate(cands):
             parts = piece_parts(self.profile, c.kind, c.run, c.rise)
-            for sh in _shifts(c, shifts):
+            tried = _shifts(c, shifts)
+            pts.append(_to_board_shifted(c, np.vstack([part.points for part in parts]), tried))
+            for sh in tried:
                 for part in parts:
-                    pts.append(_to_board(c, part.points, sh))
                     seg_parts.append(part)
                     owners.append(ci)
                     shift_of.append(sh)
+                    sizes.append(len(part.points))
                     seg += 1
-        sizes = np.array([len(p) for p in pts])
+        sizes = np.array(sizes)
         seg_id = np.repeat(np.arange(seg), sizes)
         bounds = np.concatenate([[0], np.cumsum(sizes)])  #: segment si's points: bounds[si]:bounds[si + 1]
         allp = np.vstack(pts)
