@@ -58,22 +58,12 @@ def tile_edges(profile: Profile) -> list[Edge]:
 
 def _board_points(profile: Profile, row: int, col: int, pose: np.ndarray, local: np.ndarray) -> np.ndarray:
     """Tile-coordinate points (N, 2) -> board points (N, 3) for pose (h, dx, dy, turn in radians)."""
-    return _board_points_many(profile, [(row, col)], np.asarray(pose, float)[None], local)
-
-
-def _board_points_many(
-    profile: Profile, blocks: Sequence[tuple[int, int]], poses: np.ndarray, local: np.ndarray
-) -> np.ndarray:
-    """:func:`_board_points` of the same tile points for many tiles (blocks, poses (B, 4)): (B * N, 3),
-    tile after tile."""
-    centre = np.array([profile.block_centre(r, c) for r, c in blocks], float).reshape(-1, 2)
-    h, dx, dy, th = (poses[:, i : i + 1] for i in range(4))
+    h, dx, dy, th = pose
+    cx, cy = profile.block_centre(row, col)
     c, s = np.cos(th), np.sin(th)
-    out = np.empty((len(blocks), len(local), 3))
-    out[..., 0] = centre[:, :1] + dx + local[:, 0] * c - local[:, 1] * s
-    out[..., 1] = centre[:, 1:] + dy + local[:, 0] * s + local[:, 1] * c
-    out[..., 2] = h
-    return out.reshape(-1, 3)
+    x = cx + dx + local[:, 0] * c - local[:, 1] * s
+    y = cy + dy + local[:, 0] * s + local[:, 1] * c
+    return np.column_stack([x, y, np.full(len(local), h)])
 
 
 GREEN_MAX = -20.0  #: ``not_green`` at or below this is the garden green
@@ -200,8 +190,8 @@ def _project_on_tiles(
     cam: Camera, profile: Profile, blocks: Sequence[tuple[int, int]], poses: np.ndarray, local: np.ndarray
 ) -> np.ndarray:
     """The pixels (B * N, 2) of the same tile points (N, 2) on many tiles (blocks, poses (B, 4)), tile
-    after tile: as ``cam.project`` of :func:`_board_points_many`, each tile's points through one 3 x 3
-    map (its plane's, after its placement) instead of through the board frame."""
+    after tile: as ``cam.project`` of :func:`_board_points`, each tile's points through one 3 x 3 map
+    (its plane's, after its placement) instead of through the board frame."""
     centre = np.array([profile.block_centre(r, c) for r, c in blocks], float).reshape(-1, 2)
     h, dx, dy, th = poses.T
     c, s = np.cos(th), np.sin(th)
@@ -438,7 +428,8 @@ def fit_undistorted_many(
 
     def padded(arrays: Sequence[np.ndarray]) -> np.ndarray:
         out = np.zeros((n_t, n, 2))
-        out[valid] = np.concatenate(arrays) if n_t else out[valid]
+        if n_t:
+            out[valid] = np.concatenate(arrays)
         return out
 
     lq, uv_u, nm = padded(local), padded(uvu), padded(nrm)
