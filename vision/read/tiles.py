@@ -342,8 +342,8 @@ def solve(
         per_level = fits[(r, c)]
         return _best(per_level, min_inliers, strict, frozenset(k for k in per_level if (r, c, k) in slid))
 
-    lines = np.zeros(img.shape, np.uint8)  #: edges explained by accepted tiles
-    covered = {k: np.zeros(img.shape, np.uint8) for k in levels}  #: hidden from level k by tiles above
+    lines = np.zeros(img.shape, bool)  #: edges explained by accepted tiles
+    covered = {k: np.zeros(img.shape, bool) for k in levels}  #: hidden from level k by tiles above
     fits: dict[tuple[int, int], dict[int, LevelFit | None]] = {}
     first = []
     for r in range(BLOCKS):
@@ -372,7 +372,7 @@ def solve(
 
     def mask(k: int) -> np.ndarray:
         if k not in masks:
-            masks[k] = (lines | covered[k]).astype(bool)
+            masks[k] = lines | covered[k]
         return masks[k]
 
     def refresh(todo: list[tuple[int, int, int]]) -> bool:
@@ -454,7 +454,7 @@ def solve(
         masks.clear()
         new_lines = owned_lines(cam, profile, r, c, k, placement, lines.shape)
         poly = tile_polygon(cam, profile, r, c, k, placement)
-        cover = np.zeros_like(lines)
+        cover = np.zeros(lines.shape, np.uint8)
         hide(cover, poly)
         cv2.fillConvexPoly(
             explained, np.round(cv2.convexHull(poly[:4].astype(np.float32))).astype(np.int32), 1
@@ -463,11 +463,12 @@ def solve(
         # grown by 2 px): the updates and the tests below are made there
         bx0, by0, bx1, by1 = _box(poly, lines.shape, pad=4)
         box = (slice(by0, by1), slice(bx0, bx1))
-        lines[box] |= new_lines[box]
+        new_in_box, cover_in_box = new_lines[box].astype(bool), cover[box].astype(bool)
+        lines[box] |= new_in_box
         for j in levels:
             if j < k:
-                covered[j][box] |= cover[box]
-        lines_or_cover = new_lines[box] | cover[box]
+                covered[j][box] |= cover_in_box
+        lines_or_cover = new_in_box | cover_in_box
         for (r2, c2), per_level in fits.items():
             for k2 in list(per_level):
                 if per_level[k2] is None:
@@ -476,7 +477,7 @@ def solve(
                     per_level[k2] = None  # one level's tiles never share a cell, nor cover one below fully
                     stale.discard((r2, c2, k2))  # and it is never fitted again
                     continue
-                change = lines_or_cover if k2 < k else new_lines[box]
+                change = lines_or_cover if k2 < k else new_in_box
                 x0, y0, x1, y1 = window(r2, c2, k2)
                 x0, y0, x1, y1 = (
                     max(x0, bx0) - bx0,
