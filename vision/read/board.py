@@ -93,6 +93,12 @@ def apply_h(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
     return p[:, :2] / p[:, 2:3]
 
 
+def _project_many(Hs: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """:func:`apply_h` of homographies (n, 3, 3) to the same points (N, 2): (n, N, 2)."""
+    q = Hs[:, :, :2] @ np.asarray(xy, np.float64).T + Hs[:, :, 2:]
+    return np.moveaxis(q[:, :2] / q[:, 2:3], 1, 2)
+
+
 def distort(uv: np.ndarray, kappa: float, centre: tuple[float, float]) -> np.ndarray:
     d = np.asarray(uv, dtype=np.float64) - centre
     return centre + d * (1.0 + kappa * np.sum(d * d, axis=1, keepdims=True))
@@ -113,10 +119,14 @@ def undistort(uv: np.ndarray, kappa: float, centre: tuple[float, float], iters: 
 
 def orientation_sign(H: np.ndarray, at: tuple[float, float]) -> float:
     """Sign of the Jacobian of a homography at a point: positive for a board seen from above."""
-    x, y = at
-    e = 1.0
-    p = apply_h(H, np.array([[x, y], [x + e, y], [x, y + e]]))
-    return float(np.sign(cross2(p[1] - p[0], p[2] - p[0])))
+    return float(orientation_signs(H[None], at)[0])
+
+
+def orientation_signs(Hs: np.ndarray, at: tuple[float, float]) -> np.ndarray:
+    """:func:`orientation_sign` of homographies (n, 3, 3)."""
+    p = _project_many(Hs, np.asarray(at, float) + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+    e1, e2 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]
+    return np.sign(e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0])
 
 
 # ------------------------------------------------------------------------------------- stage 2a
@@ -467,18 +477,7 @@ def _agreement_in_frame(gray: np.ndarray, H: np.ndarray, xy: np.ndarray, values:
     """The template's agreement (:func:`_ncc_vec`) with the photo under ``H`` (board mm -> pixels), on
     the template samples in the photo; None when the board is not wholly in the photo (under 90% of
     the samples)."""
-    h, w = gray.shape
-    uv = apply_h(H, xy)
-    seen = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
-    if seen.mean() < 0.9:
-        return None
-    return _ncc_vec(_sample(gray, uv[seen]), values[seen])
-
-
-def _project_many(Hs: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    """:func:`apply_h` of homographies (n, 3, 3) to the same points (N, 2): (n, N, 2)."""
-    q = Hs[:, :, :2] @ np.asarray(xy, np.float64).T + Hs[:, :, 2:]
-    return np.moveaxis(q[:, :2] / q[:, 2:3], 1, 2)
+    return _agreements_in_frame(gray, H[None], xy, values)[0]
 
 
 def _agreements_in_frame(
@@ -508,7 +507,7 @@ def register(
     ``points`` their pixels."""
     xy, values = _template_samples(profile)
     from_board = np.linalg.inv(cell_to_board(profile))
-    centre = np.array([profile.board.width / 2, profile.board.depth / 2])
+    centre = (profile.board.width / 2, profile.board.depth / 2)
     Hs, cells, points = [], [], []
     for A in _symmetries():
         cr = lattice.index @ A.T  # (col, row) up to an offset
@@ -527,11 +526,7 @@ def register(
         inv_l[:, 2, 2] = 1.0
         H = lattice.G @ inv_l @ from_board
         H /= H[:, 2:, 2:]
-        # shows the board from above: the map keeps its handedness round the board's centre
-        p = _project_many(H, centre + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
-        e1, e2 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]
-        up = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0] > 0
-        for j in np.flatnonzero(up):
+        for j in np.flatnonzero(orientation_signs(H, centre) > 0):  # the board seen from above
             i = keep[j]
             Hs.append(H[j])
             cells.append(g[i][inside[i]][:, ::-1])

@@ -149,12 +149,14 @@ def _search_grid(edges: tuple[Edge, ...]) -> np.ndarray:
 
 class Measured(NamedTuple):
     """The edges :func:`measure` found: their indices, their pixels and image unit normals; and where
-    each searched edge's middle lies (the pixel whose being hidden drops the edge), found or not."""
+    each searched edge's middle lies (the pixel whose being hidden drops the edge), found or not, and
+    which of those middles the mask hid."""
 
     idx: np.ndarray
     px: np.ndarray
     normals: np.ndarray
     centres: np.ndarray  #: int (edges, 2)
+    hidden: np.ndarray  #: bool (edges,)
 
 
 def hidden_at(hidden: np.ndarray | None, px: np.ndarray) -> np.ndarray:
@@ -341,7 +343,7 @@ def measure_many(
     nrm_img = dvec / np.maximum(np.linalg.norm(dvec, axis=1, keepdims=True), 1e-9)
     cut = np.searchsorted(idx, np.arange(1, n_t) * n_e)
     return [
-        Measured(i - t * n_e, q, n, centres[t * n_e : (t + 1) * n_e])
+        Measured(i - t * n_e, q, n, centres[t * n_e : (t + 1) * n_e], hid[t * n_e : (t + 1) * n_e])
         for t, (i, q, n) in enumerate(
             zip(np.split(idx, cut), np.split(pos, cut), np.split(nrm_img, cut), strict=True)
         )
@@ -535,7 +537,7 @@ def fit_levels(
         measured = measure_many(img, cam, profile, blocks, poses[alive], edges, [hidden[i] for i in alive])
         kept = []
         for i, m in zip(alive, measured, strict=True):
-            probes[i].append((m.centres, hidden_at(hidden[i], m.centres)))
+            probes[i].append((m.centres, m.hidden))
             if len(m.idx) >= MIN_FOUND:
                 kept.append((i, m))
         alive = [i for i, _ in kept]

@@ -617,7 +617,7 @@ def observations(
     blocks = [(f.row, f.col) for f, _ in fitted]
     measured = tilefit.measure_many(img, cam, profile, blocks, poses, edges, [None] * len(fitted))
     out = []
-    for (f, _), pose, (idx, uv, nrm, _) in zip(fitted, poses, measured, strict=True):
+    for (f, _), pose, (idx, uv, nrm, *_) in zip(fitted, poses, measured, strict=True):
         if len(idx) < min_inliers:
             continue
         proj = cam.project(tilefit._board_points(profile, f.row, f.col, pose, pts[idx]))
