@@ -569,3 +569,31 @@ def test_a_proposal_ruled_out_by_an_accepted_tile_is_not_fitted_back(monkeypatch
     finds = tiles_stage.solve(img, cam, REFERENCE, range(1, 7))
     read = sorted((f.row, f.col, f.level) for f in finds)
     assert read == [(2, 2, 1), (2, 3, 2), (2, 5, 2)]
+
+
+def test_a_washed_out_garden_green_is_scaled_to_the_typical_one(tall):
+    """The edge search's thresholds are set on the typical garden green; a photo whose green is half as
+    green or less (a look, a print, a light) is scaled up to it, and a typical photo is left alone."""
+    from vision.read.tilefit import GREEN_TYPICAL, WEAK_GREEN, edge_image, garden_green, normalise_green
+    from vision.read.views import board_gain
+
+    path, truth = tall
+    img = load_photo(path).image
+    cam = Camera.from_dict(truth["camera"]).with_size(img.shape[1], img.shape[0])
+    edges = edge_image(img, board_gain(img, cam, REFERENCE))
+    typical = garden_green(edges, cam, REFERENCE)
+    assert typical < WEAK_GREEN * GREEN_TYPICAL
+    assert normalise_green(edges, cam, REFERENCE) is edges
+    weak = dataclasses.replace(edges, not_green=edges.not_green * np.float32(0.3))
+    scaled = normalise_green(weak, cam, REFERENCE)
+    assert garden_green(scaled, cam, REFERENCE) == pytest.approx(GREEN_TYPICAL, abs=1.0)
+    grey = dataclasses.replace(edges, not_green=np.full_like(edges.not_green, 5.0))  # no green at all
+    assert normalise_green(grey, cam, REFERENCE) is grey
+
+
+def test_a_board_without_tiles_is_read_with_no_confidence(tmp_path):
+    """A finished garden has tiles: a board read without any is an error of the reader, said so."""
+    photo = render_photo(Garden(board_flower="blue", tiles=(), decorations=()), 20_003, **PLAIN)
+    reading = read_photo(save_photo(photo, tmp_path / "empty.png"))
+    assert not reading.garden.tiles
+    assert reading.confidence == 0.0 and [w.code for w in reading.warnings] == ["no-tiles"]

@@ -455,3 +455,41 @@ def test_the_readmes_example_photo_reads_its_true_score() -> None:
     photo = Path(__file__).resolve().parent.parent / "sample_images" / "08-all-decorations.jpg"
     truth = json.loads(photo.with_suffix(".json").read_text())
     assert score_garden(read_photo(photo).garden).total == truth["score"]["total"]
+
+
+def _washed(image: np.ndarray, keep: float) -> np.ndarray:
+    """The photo with only ``keep`` of its colourfulness: each pixel pulled towards its own grey."""
+    grey = image.mean(axis=2, keepdims=True)
+    return np.clip(grey + keep * (image - grey), 0, 255).astype(np.uint8)
+
+
+def test_a_washed_out_photos_garden_green_is_still_green(shot) -> None:
+    """In a photo with little colour (haze, a flat phone look) the garden green leads red and blue by
+    much less; measured against the photo's own green, the fields still show it."""
+    from vision.read.decorations import GREEN_DOMINANCE
+    from vision.read.views import board_gain
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    field = ((4, 2), 2)
+    clear = Scorer(photo.image, cam, surf, REFERENCE, board_gain(photo.image, cam, REFERENCE))
+    pale = _washed(photo.image, 0.5)
+    washed = Scorer(pale, cam, surf, REFERENCE, board_gain(pale, cam, REFERENCE))
+    assert clear.lead == GREEN_DOMINANCE and clear.leads([field])[0] == GREEN_DOMINANCE
+    assert washed.leads([field])[0] < GREEN_DOMINANCE
+    assert washed.green_seen(field) >= 0.8 * clear.green_seen(field) > 0
+
+
+def test_a_patch_of_glare_is_no_stairs(shot) -> None:
+    """Glare washes a tile out to near white, which is neither the garden's green (so something seems to
+    cover it) nor far in hue from the stairs' grey: too bright for grey stone, it is no stairs."""
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    stairs = next(c for c in candidates(surf) if c.kind == "stairs" and c.cells == ((3, 2), (4, 2)))
+    u, v = cam.project(np.array([stairs.origin]))[0].astype(int)
+    glare = photo.image.copy()
+    glare[max(v - 90, 0) : v + 90, max(u - 90, 0) : u + 90] = 250  # the glare's white core round the place
+    grey = photo.image.copy()
+    grey[max(v - 90, 0) : v + 90, max(u - 90, 0) : u + 90] = (140, 150, 150)  # grey stone, lit
+    assert Scorer(glare, cam, surf, REFERENCE, np.ones(3)).evidence([stairs])[0].score < 0.5
+    assert Scorer(grey, cam, surf, REFERENCE, np.ones(3)).evidence([stairs])[0].score > 0.5

@@ -553,13 +553,24 @@ class Classifier:
 
 
 GREEN_DOMINANCE = 0.06  #: garden green: its green chromaticity exceeds red's and blue's by this much
+#: ... or, in a washed-out photo (low saturation, haze), by this share of the lead the photo's own
+#: garden green shows (:meth:`Scorer.green_lead`), not less than GREEN_FLOOR: there the green leads by
+#: 0.03-0.07 only, and every field would look covered
+GREEN_SHARE = 0.35
+GREEN_FLOOR = 0.02
+OWN_GREEN = 0.03  #: a ring round a field whose lead is less than this shows no garden green at all
 
 
-def is_green(lin: np.ndarray) -> np.ndarray:
+def green_lead(lin: np.ndarray) -> np.ndarray:
+    """How far green leads red and blue in the chromaticity of linear BGR colours (..., 3)."""
+    c = chroma(lin)
+    return c[..., 1] - np.maximum(c[..., 0], c[..., 2])
+
+
+def is_green(lin: np.ndarray, lead: float = GREEN_DOMINANCE) -> np.ndarray:
     """Garden-green pixels (..., 3 linear BGR): green clearly the strongest channel, which no other print
     of the game shows and which survives white balance and saturation (chromaticity keeps its order)."""
-    c = chroma(lin)
-    return c[..., 1] - np.maximum(c[..., 0], c[..., 2]) > GREEN_DOMINANCE
+    return green_lead(lin) > lead
 
 
 _LUT = srgb_to_linear(np.arange(256) / 255.0)
@@ -691,7 +702,7 @@ REL_LUM: dict[str, tuple[float, float]] = {
     "teal": (0.12, 4.0),
     "water": (0.15, 4.0),
     "grey": (0.15, 1.9),
-    "stone": (0.1, 4.0),
+    "stone": (0.1, 2.0),  #: brighter than twice lit grey, it is glare on a pale print, not stone
     "rim": (0.1, 4.0),
     "ivory": (0.1, 4.0),
 }
@@ -864,6 +875,7 @@ class Scorer:
         names = self.classifier.names
         self.group_of = {k: np.array([n in v for n in names] + [False]) for k, v in GROUPS.items()}
         self._light: dict[tuple[Cell, int], float] = {}
+        self._lead: dict[tuple[Cell, int], float] = {}
         self._classes = np.full(image.shape[0] * image.shape[1], -2, np.int8)  #: -2: not classified yet
         self._cream: dict[tuple[Cell, int], tuple[float, np.ndarray]] = {}
         self._cream_ref: tuple[float, np.ndarray] | None = None
@@ -872,6 +884,19 @@ class Scorer:
         self.print_of_class = np.full(len(names) + 1, PRINT_UNKNOWN)
         for fi, f in enumerate(profile.flowers):
             self.print_of_class[self.classifier.index[f"flower-{f}"]] = fi
+        self.lead = self.green_lead()
+
+    def green_lead(self) -> float:
+        """How far green must lead red and blue for a pixel to show garden green in this photo (see
+        :data:`GREEN_SHARE`): measured round every field seen from above."""
+        fields = [f for f in self.surf.at if self.surf.seen(*f)]
+        if not fields:
+            return GREEN_DOMINANCE
+        lin, ok = self._ring_colours(fields, GREEN_RING)
+        if ok.sum() < MIN_GREEN:
+            return GREEN_DOMINANCE
+        own = float(np.percentile(green_lead(lin[ok]), 75))
+        return float(np.clip(GREEN_SHARE * own, GREEN_FLOOR, GREEN_DOMINANCE))
 
     def classes(self, uv: np.ndarray, lin: np.ndarray) -> np.ndarray:
         """:meth:`Classifier.classify` of the pixels at ``uv`` (whose colours are ``lin``), each pixel
@@ -911,7 +936,7 @@ class Scorer:
     def green_seen(self, field: tuple[Cell, int]) -> int:
         """How many points of the ring round a field, in sight, show garden green."""
         lin, ok = self._ring_colours([field], GREEN_RING)
-        return int((is_green(lin) & ok).sum())
+        return int((is_green(lin, self.leads([field])[0]) & ok).sum())
 
     def lights(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
         """The light on each field: the brightness of its garden green over the green's lit reference
@@ -922,12 +947,25 @@ class Scorer:
             n = len(GREEN_RING)
             lin, ok = self._ring_colours(todo, GREEN_RING)
             g = self.classifier.index["green"]
-            green = is_green(lin) & ok
+            lead = green_lead(lin)
             y = lin.sum(axis=1) / np.exp2(self.classifier.logy[g])
             for i, f in enumerate(todo):
-                yi = y[i * n : (i + 1) * n][green[i * n : (i + 1) * n]]
+                sl = slice(i * n, (i + 1) * n)
+                seen = lead[sl][ok[sl]]
+                own = float(np.percentile(seen, 75)) if len(seen) >= MIN_GREEN else 0.0
+                # no green round the field at all (a bare cell, pieces): the photo's lead holds
+                mine = min(max(GREEN_SHARE * own, GREEN_FLOOR), self.lead)
+                self._lead[f] = self.lead if own < OWN_GREEN else mine
+                yi = y[sl][ok[sl] & (lead[sl] > self._lead[f])]
                 self._light[f] = float(np.percentile(yi, 70)) if len(yi) >= MIN_GREEN else 1.0
         return np.array([self._light[f] for f in fields])
+
+    def leads(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
+        """How far green must lead for a pixel to show each field's garden green: :data:`GREEN_SHARE` of
+        the lead round the field (a haze or a highlight washes out part of a photo), no more than the
+        photo's (:meth:`green_lead`)."""
+        self.lights(fields)
+        return np.array([self._lead[f] for f in fields])
 
     def cream_levels(self, fields: Sequence[tuple[Cell, int]]) -> list[tuple[float, np.ndarray]]:
         """The brightness and chromaticity of each field's plaque (its cream, on a ring round the middle
@@ -936,7 +974,7 @@ class Scorer:
         if todo:
             n = len(PLAQUE_RING)
             lin, ok = self._ring_colours(todo, PLAQUE_RING)
-            ok &= ~is_green(lin)
+            ok &= ~(green_lead(lin) > np.repeat(self.leads(todo), n))
             y = lin.sum(axis=1)
             ch = chroma(lin)
             for i, f in enumerate(todo):
@@ -1078,7 +1116,8 @@ class Scorer:
                 radius, height = seg_parts[si].own_body
                 axis = _to_board(c, np.zeros((1, 3)), shift_of[si])[0]
                 ok[m] &= ~_sight_through(self.sampler.cam.position, allp[m], axis, radius, height)
-        green = is_green(lin)
+        lead = np.array([min(self._lead[f] for f in c.fields) for c in cands])  # (lights measured them)
+        green = green_lead(lin) > lead[np.array(owners)][seg_id]
         for col in colours:
             m = seg_colour == col
             ref = np.exp2(self.classifier.logy[self.classifier.index[REF_OF.get(col, col)]])

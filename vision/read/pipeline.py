@@ -46,7 +46,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     cam = pose.camera_from_homography(fit.H, focal.f, fit.kappa, size, fit.centre)
     lap("camera")
     gain = views.board_gain(img, cam, profile)
-    edge_img = tilefit.edge_image(img, gain)
+    edge_img = tilefit.normalise_green(tilefit.edge_image(img, gain), cam, profile)
     cam, printed, finds = read_structure(edge_img, cam, fit, focal, profile, size)
     lap("tiles")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
@@ -137,6 +137,9 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     parts = [max(r.confidence, 0.05) for r in readings] + [max(d.confidence, 0.05) for d in decorations]
     doubts += sum(f.inferred for f in finds)  # a tile read from the piece on it is a doubt too
     confidence = float(np.prod(parts) ** (1 / max(len(parts), 1))) * 0.85**doubts
+    if not readings:  # a board seen, but a finished garden has tiles: they were not found
+        warnings.append(ReadWarning("no-tiles", "no terrace tile was found on the board"))
+        confidence = 0.0
     corners_px = fit.project(profile.board.corners[:, :2]) / photo.scale  # the plane's own fit
     reading = Reading(
         garden=garden,

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from scipy.ndimage import maximum_filter1d, minimum_filter1d
 
+from scoring.garden import GRID
 from vision.camera import Camera, radial_distort_scale
 from vision.profile import Profile, chroma, rgb, srgb_to_linear
 from vision.read.board import cross2
@@ -125,6 +126,41 @@ def not_green(bgr: np.ndarray) -> np.ndarray:
     b, g, r, rb = (x.astype(np.float32) for x in (b8, g8, r8, rb8))
     floor = np.maximum(CHROMA_FLOOR * (b + g + r), CHROMA_MIN)
     return (-100.0 * (g - rb) / np.maximum(spread, floor)).astype(np.float32)
+
+
+#: ``not_green`` of the garden green in most photos balanced on the board (the spec's print under
+#: white light), and the share of it that a photo's green must reach before it is taken as washed out:
+#: a look, a print or a light that leaves the green nearer the board's sand (half as green and less)
+GREEN_TYPICAL = -55.0
+WEAK_GREEN = 0.5
+NO_GREEN = -10.0  #: the greenest pixels over the building zone no greener than this: no green to scale
+
+
+def garden_green(img: EdgeImage, cam: Camera, profile: Profile) -> float:
+    """``not_green`` of the photo's garden green: the greenest 1% of the building zone, seen on the
+    first level's plane (one tile's green covers 3% of the zone; nothing else on it is green)."""
+    b = profile.board
+    ox, oy = b.grid_origin
+    side = GRID * b.pitch
+    t = np.linspace(0.0, side, 80)
+    x, y = np.meshgrid(ox + t, oy + t)
+    z = np.full(x.size, profile.tile_top_z(1))
+    uv = np.round(cam.project(np.column_stack([x.ravel(), y.ravel(), z])))
+    h, w = img.shape
+    ok = (uv[:, 0] >= 0) & (uv[:, 1] >= 0) & (uv[:, 0] < w) & (uv[:, 1] < h)
+    if ok.sum() < 100:
+        return GREEN_TYPICAL
+    uv = uv[ok].astype(int)
+    return float(np.percentile(img.not_green[uv[:, 1], uv[:, 0]], 1))
+
+
+def normalise_green(img: EdgeImage, cam: Camera, profile: Profile) -> EdgeImage:
+    """``img`` with its ``not_green`` scaled so that a washed-out garden green (see :data:`WEAK_GREEN`)
+    reads as green as a typical one: the thresholds of the edge search are set on the typical green."""
+    level = garden_green(img, cam, profile)
+    if not NO_GREEN > level > WEAK_GREEN * GREEN_TYPICAL:
+        return img
+    return replace(img, not_green=img.not_green * np.float32(GREEN_TYPICAL / level))
 
 
 ALONG_MM = (-0.8, 0.0, 0.8)  #: each edge is searched on three parallel lines, averaged against noise
