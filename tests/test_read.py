@@ -155,6 +155,30 @@ def test_outline_quads_finds_a_quadrilateral_and_skips_small_ones():
     assert all(cv2.contourArea(q.astype(np.float32)) > 0.02 * img.size for q in quads)
 
 
+def test_the_pillar_slots_taken_for_a_lattice_place_the_board(tall):
+    """Tiles over nearly every hole leave the six pillar slots as the holes seen best; the lattice fitted
+    to them (its axes in any of the eight ways) places the board by the slots' own grid."""
+    import cv2
+
+    path, truth = tall
+    image = load_photo(path).image
+    s = board_stage.DETECT_LONG_SIDE / max(image.shape[:2])
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    gray = board_stage.flat_field(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    cam = Camera.from_dict(truth["camera"]).with_size(small.shape[1], small.shape[0])
+    slots = np.array(REFERENCE.board.pillar_slots, float)
+    pixels = cam.project(np.column_stack([slots, np.zeros(len(slots))]))
+    xs, ys = np.unique(slots[:, 0]), np.unique(slots[:, 1])
+    index = np.array([(np.searchsorted(ys, y), -np.searchsorted(xs, x)) for x, y in slots])  # axes turned
+    lattice = board_stage.Lattice(np.eye(3), pixels, index)
+    regs = board_stage.register_slots(gray, lattice, REFERENCE)
+    assert regs and regs[0][0] >= board_stage.MIN_REGISTRATION
+    corners = board_stage.apply_h(regs[0][1], REFERENCE.board.corners[:, :2])
+    # roughly (the slots span a corner of the board; refining on the holes does the rest): a slot's
+    # pitch (30 mm) off would be some 70 pixels here
+    assert np.max(np.linalg.norm(corners - _corners(truth) * s, axis=1)) < 12.0
+
+
 def test_board_outline_moved_onto_the_board_by_the_template(tall):
     """The cue left when tiles hide nearly every hole: a contour a few pixels off the board's edge is
     moved onto it by the print's template, and scores as a board."""

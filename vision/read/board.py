@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import product
 
 import cv2
 import numpy as np
@@ -542,6 +543,42 @@ def register(
     return out
 
 
+def register_slots(
+    gray: np.ndarray, lattice: Lattice, profile: Profile
+) -> list[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
+    """Every placement of the storage strip's pillar slots on the lattice, scored like :func:`register`.
+    Where tiles hide nearly every hole of the building zone, the six slots, never covered, are the
+    holes the photo shows best, and the lattice fitted to them is no part of the 30 mm grid (they lie
+    on their own grid, 30 by 40 mm): each lattice point that falls on a slot places the board."""
+    slots = np.array(profile.board.pillar_slots, float)
+    xs, ys = np.unique(slots[:, 0]), np.unique(slots[:, 1])
+    on_grid = {(int(np.searchsorted(xs, x)), int(np.searchsorted(ys, y))): (x, y) for x, y in slots}
+    centre = (profile.board.width / 2, profile.board.depth / 2)
+    Hs = []
+    for A in _symmetries():
+        cr = lattice.index @ A.T
+        lo, hi = cr.min(axis=0), cr.max(axis=0)
+        for offset in product(range(-hi[0], len(xs) - lo[0]), range(-hi[1], len(ys) - lo[1])):
+            g = cr + offset
+            inside = [i for i, key in enumerate(map(tuple, g)) if key in on_grid]
+            if len(inside) < 4:
+                continue
+            src = np.array([on_grid[tuple(g[i])] for i in inside])
+            if np.linalg.matrix_rank(src - src.mean(axis=0)) < 2:  # one row of slots fixes no plane
+                continue
+            H, _ = cv2.findHomography(src, lattice.points[inside, :2], 0)
+            if H is not None and orientation_sign(H, centre) > 0:
+                Hs.append(H / H[2, 2])
+    if not Hs:
+        return []
+    xy, values = _template_samples(profile)
+    scores = _agreements_in_frame(gray, np.array(Hs), xy, values)
+    empty = (np.zeros((0, 2), int), np.zeros((0, 2)))
+    return sorted(
+        ((sc, H, *empty) for sc, H in zip(scores, Hs, strict=True) if sc is not None), key=lambda r: -r[0]
+    )
+
+
 def outline_quads(gray: np.ndarray, min_area: float = 0.02) -> list[np.ndarray]:
     """Convex quadrilaterals outlined in a grey image (a board's edge against the table), each (4, 2)
     pixels in contour order, the largest first: the cue left when tiles hide nearly every hole."""
@@ -791,15 +828,23 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
     gray_small = flat_field(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
     blobs = hole_candidates(small, min(HOLE_SCORES))
     regs: list = []
+    tried: list[Lattice] = []
     # a strict choice of blobs first (a checked cloth floods the loose one), then the loose one, then
     # hypotheses from single pairs of holes (a board so covered that its holes are scattered)
     for min_score, pairs in ((HOLE_SCORES[0], False), (HOLE_SCORES[1], False), (HOLE_SCORES[1], True)):
         lattices = fit_lattices(blobs[blobs[:, 3] >= min_score, :3], pairs=pairs)
+        tried += lattices
         regs = sorted(
             (r for lat in lattices for r in register(gray_small, lat, profile)), key=lambda r: -r[0]
         )
         if regs and regs[0][0] >= MIN_REGISTRATION:
             break
+    slots: list = []
+    if not regs or regs[0][0] < MIN_REGISTRATION:  # the lattices were the pillar slots'
+        slots = sorted(
+            (r for lat in tried for r in register_slots(gray_small, lat, profile)), key=lambda r: -r[0]
+        )
+        regs = sorted([*regs, *slots[:1]], key=lambda r: -r[0])
     if not regs or regs[0][0] < MIN_REGISTRATION:
         # no lattice registers (tiles hide nearly every hole): the board's outline, if the photo shows it
         t = min(OUTLINE_LONG_SIDE / max(image.shape[:2]), 1.0)  # finer than the blobs: clutter merges less
@@ -816,6 +861,17 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
             if fit.evidence.get("holes", 0) >= OUTLINE_HOLES:
                 fit.score = float(weak[0])
                 return fit
+    if (not regs or regs[0][0] < MIN_REGISTRATION) and slots:
+        # the slots place the board roughly (they span a corner of it): refined on the holes it then
+        # shows, it must agree with the template
+        fit = refine(
+            cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.diag([1 / s, 1 / s, 1.0]) @ slots[0][1], profile
+        )
+        H = np.diag([s, s, 1.0]) @ fit.H
+        score = _agreement_in_frame(gray_small, H / H[2, 2], *_template_samples(profile))
+        if fit.evidence.get("holes", 0) >= OUTLINE_HOLES and score is not None and score >= MIN_REGISTRATION:
+            fit.score = float(score)
+            return fit
     if not regs or regs[0][0] < MIN_REGISTRATION:
         raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
     H0 = np.diag([1 / s, 1 / s, 1.0]) @ regs[0][1]
