@@ -493,3 +493,23 @@ def test_a_patch_of_glare_is_no_stairs(shot) -> None:
     grey[max(v - 90, 0) : v + 90, max(u - 90, 0) : u + 90] = (140, 150, 150)  # grey stone, lit
     assert Scorer(glare, cam, surf, REFERENCE, np.ones(3)).evidence([stairs])[0].score < 0.5
     assert Scorer(grey, cam, surf, REFERENCE, np.ones(3)).evidence([stairs])[0].score > 0.5
+
+
+def test_stairs_up_to_a_field_of_another_symbol_are_no_stairs(shot) -> None:
+    """Stairs stand on stairs fields (spec 1.3): grey stone seen where stairs would climb to a field
+    read as another symbol is something else grey (a round marker allows such stairs, rarely)."""
+    from vision.read.decorations import read_decorations
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    stairs = next(c for c in candidates(surf) if c.kind == "stairs" and c.cells == ((3, 2), (4, 2)))
+    u, v = cam.project(np.array([stairs.origin]))[0].astype(int)
+    grey = photo.image.copy()
+    grey[max(v - 90, 0) : v + 90, max(u - 90, 0) : u + 90] = (140, 150, 150)  # grey stone, lit
+
+    def read(symbol: str) -> set:
+        finds = read_decorations(grey, cam, tiles, REFERENCE, np.ones(3), {((4, 2), 2): symbol})
+        return {f.cells for f in finds if f.kind == "stairs"}
+
+    assert ((3, 2), (4, 2)) in read("stairs")
+    assert ((3, 2), (4, 2)) not in read("bridge")
