@@ -554,7 +554,7 @@ class Classifier:
 
 GREEN_DOMINANCE = 0.06  #: garden green: its green chromaticity exceeds red's and blue's by this much
 #: ... or, in a washed-out photo (low saturation, haze), by this share of the lead the photo's own
-#: garden green shows (:meth:`Scorer.green_lead`), not less than GREEN_FLOOR: there the green leads by
+#: garden green shows (:meth:`Scorer.photo_lead`), not less than GREEN_FLOOR: there the green leads by
 #: 0.03-0.07 only, and every field would look covered
 GREEN_SHARE = 0.35
 GREEN_FLOOR = 0.02
@@ -884,9 +884,9 @@ class Scorer:
         self.print_of_class = np.full(len(names) + 1, PRINT_UNKNOWN)
         for fi, f in enumerate(profile.flowers):
             self.print_of_class[self.classifier.index[f"flower-{f}"]] = fi
-        self.lead = self.green_lead()
+        self.lead = self.photo_lead()
 
-    def green_lead(self) -> float:
+    def photo_lead(self) -> float:
         """How far green must lead red and blue for a pixel to show garden green in this photo (see
         :data:`GREEN_SHARE`): measured round every field seen from above."""
         fields = [f for f in self.surf.at if self.surf.seen(*f)]
@@ -963,7 +963,7 @@ class Scorer:
     def leads(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
         """How far green must lead for a pixel to show each field's garden green: :data:`GREEN_SHARE` of
         the lead round the field (a haze or a highlight washes out part of a photo), no more than the
-        photo's (:meth:`green_lead`)."""
+        photo's (:meth:`photo_lead`)."""
         self.lights(fields)
         return np.array([self._lead[f] for f in fields])
 
@@ -1251,10 +1251,10 @@ GLIMPSE = {"bridge": ("statue", 0.4), "fountain": ("belvedere", 0.5)}
 #: a piece's score and the share of it in sight for it to look surely itself
 SURE = {"statue": (0.9, 0.5), "belvedere": (0.95, 0.8)}
 #: stairs climbing to a field read as another symbol lose this much of their score: more than a sure
-#: look leaves over the threshold. A round marker allows such stairs, rarely (3% of the generator's
-#: pieces), while grey stone is what so much else looks like (glare on a plaque, a pillar, a shaded
-#: path): on 120 development photos read with their true tiles, 8 of the 10 stairs read wrongly
-#: climbed to another symbol's field, and none of the 108 right ones did
+#: look leaves over the threshold, so in effect they are not read. A round marker allows such stairs,
+#: rarely (3% of the generator's pieces), while grey stone is what so much else looks like (glare on a
+#: plaque, a pillar, a shaded path): on 120 development photos read with their true tiles, 8 of the 10
+#: stairs read wrongly climbed to another symbol's field, and none of the 108 right ones did
 SYMBOL_MISMATCH = 0.55
 #: a piece standing with one field on a tile not read, in sight from above (:meth:`Surfaces.unread`),
 #: implies that tile: the ring round that field must show its garden green on this many points (of 72)
