@@ -480,17 +480,27 @@ def test_a_washed_out_photos_garden_green_is_still_green(shot) -> None:
     assert washed.green_seen(field) >= 0.8 * clear.green_seen(field) > 0
 
 
-def test_a_patch_of_glare_is_no_stairs(shot) -> None:
-    """Glare washes a tile out to near white, which is neither the garden's green (so something seems to
-    cover it) nor far in hue from the stairs' grey: too bright for grey stone, it is no stairs."""
+GREY_STONE = (140, 150, 150)  #: BGR of the stairs' grey stone, lit
+
+
+def _stairs_painted(shot, colour) -> tuple[Candidate, Surfaces, np.ndarray]:
+    """The stairs candidate from the level-1 tile up to the level-2 one, its surfaces, and the photo
+    with a patch of ``colour`` (BGR) painted round the stairs' place."""
     photo, cam, tiles = shot
     surf = Surfaces(tiles, REFERENCE)
     stairs = next(c for c in candidates(surf) if c.kind == "stairs" and c.cells == ((3, 2), (4, 2)))
     u, v = cam.project(np.array([stairs.origin]))[0].astype(int)
-    glare = photo.image.copy()
-    glare[max(v - 90, 0) : v + 90, max(u - 90, 0) : u + 90] = 250  # the glare's white core round the place
-    grey = photo.image.copy()
-    grey[max(v - 90, 0) : v + 90, max(u - 90, 0) : u + 90] = (140, 150, 150)  # grey stone, lit
+    painted = photo.image.copy()
+    painted[max(v - 90, 0) : v + 90, max(u - 90, 0) : u + 90] = colour
+    return stairs, surf, painted
+
+
+def test_a_patch_of_glare_is_no_stairs(shot) -> None:
+    """Glare washes a tile out to near white, which is neither the garden's green (so something seems to
+    cover it) nor far in hue from the stairs' grey: too bright for grey stone, it is no stairs."""
+    cam = shot[1]
+    stairs, surf, glare = _stairs_painted(shot, 250)  # the glare's white core round the place
+    _, _, grey = _stairs_painted(shot, GREY_STONE)
     assert Scorer(glare, cam, surf, REFERENCE, np.ones(3)).evidence([stairs])[0].score < 0.5
     assert Scorer(grey, cam, surf, REFERENCE, np.ones(3)).evidence([stairs])[0].score > 0.5
 
@@ -500,12 +510,8 @@ def test_stairs_up_to_a_field_of_another_symbol_are_no_stairs(shot) -> None:
     read as another symbol is something else grey (a round marker allows such stairs, rarely)."""
     from vision.read.decorations import read_decorations
 
-    photo, cam, tiles = shot
-    surf = Surfaces(tiles, REFERENCE)
-    stairs = next(c for c in candidates(surf) if c.kind == "stairs" and c.cells == ((3, 2), (4, 2)))
-    u, v = cam.project(np.array([stairs.origin]))[0].astype(int)
-    grey = photo.image.copy()
-    grey[max(v - 90, 0) : v + 90, max(u - 90, 0) : u + 90] = (140, 150, 150)  # grey stone, lit
+    _, cam, tiles = shot
+    _, _, grey = _stairs_painted(shot, GREY_STONE)
 
     def read(symbol: str) -> set:
         finds = read_decorations(grey, cam, tiles, REFERENCE, np.ones(3), {((4, 2), 2): symbol})

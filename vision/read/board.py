@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import product
 
 import cv2
@@ -829,6 +830,18 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
     blobs = hole_candidates(small, min(HOLE_SCORES))
     regs: list = []
     tried: list[Lattice] = []
+
+    def registered() -> bool:
+        return bool(regs) and regs[0][0] >= MIN_REGISTRATION
+
+    @cache
+    def gray() -> np.ndarray:  # the full image, for refining (once, whichever cue places the board)
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+    def refined(H_small: np.ndarray) -> BoardFit:
+        """:func:`refine` on the full image of a homography found on the small one."""
+        return refine(gray(), np.diag([1 / s, 1 / s, 1.0]) @ H_small, profile)
+
     # a strict choice of blobs first (a checked cloth floods the loose one), then the loose one, then
     # hypotheses from single pairs of holes (a board so covered that its holes are scattered)
     for min_score, pairs in ((HOLE_SCORES[0], False), (HOLE_SCORES[1], False), (HOLE_SCORES[1], True)):
@@ -837,15 +850,15 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         regs = sorted(
             (r for lat in lattices for r in register(gray_small, lat, profile)), key=lambda r: -r[0]
         )
-        if regs and regs[0][0] >= MIN_REGISTRATION:
+        if registered():
             break
     slots: list = []
-    if not regs or regs[0][0] < MIN_REGISTRATION:  # the lattices were the pillar slots'
+    if not registered():  # the lattices were the pillar slots'
         slots = sorted(
             (r for lat in tried for r in register_slots(gray_small, lat, profile)), key=lambda r: -r[0]
         )
         regs = sorted([*regs, *slots[:1]], key=lambda r: -r[0])
-    if not regs or regs[0][0] < MIN_REGISTRATION:
+    if not registered():
         # no lattice registers (tiles hide nearly every hole): the board's outline, if the photo shows it
         t = min(OUTLINE_LONG_SIDE / max(image.shape[:2]), 1.0)  # finer than the blobs: clutter merges less
         mid = cv2.resize(image, None, fx=t, fy=t, interpolation=cv2.INTER_AREA) if t < 1 else image
@@ -854,28 +867,23 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         weak = outline[0] if outline and outline[0][0] >= WEAK_OUTLINE_REGISTRATION else None
         outline = [r for r in outline if r[0] >= MIN_OUTLINE_REGISTRATION]
         regs = sorted([*regs, *outline], key=lambda r: -r[0])
-        if (not regs or regs[0][0] < MIN_REGISTRATION) and weak is not None:
-            fit = refine(
-                cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.diag([1 / s, 1 / s, 1.0]) @ weak[1], profile
-            )
+        if not registered() and weak is not None:
+            fit = refined(weak[1])
             if fit.evidence.get("holes", 0) >= OUTLINE_HOLES:
                 fit.score = float(weak[0])
                 return fit
-    if (not regs or regs[0][0] < MIN_REGISTRATION) and slots:
+    if not registered() and slots:
         # the slots place the board roughly (they span a corner of it): refined on the holes it then
         # shows, it must agree with the template
-        fit = refine(
-            cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.diag([1 / s, 1 / s, 1.0]) @ slots[0][1], profile
-        )
+        fit = refined(slots[0][1])
         H = np.diag([s, s, 1.0]) @ fit.H
         score = _agreement_in_frame(gray_small, H / H[2, 2], *_template_samples(profile))
         if fit.evidence.get("holes", 0) >= OUTLINE_HOLES and score is not None and score >= MIN_REGISTRATION:
             fit.score = float(score)
             return fit
-    if not regs or regs[0][0] < MIN_REGISTRATION:
+    if not registered():
         raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
-    H0 = np.diag([1 / s, 1 / s, 1.0]) @ regs[0][1]
-    fit = refine(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), H0, profile)
+    fit = refined(regs[0][1])
     if fit.evidence.get("holes", 0) < MIN_HOLES:
         raise NoBoardError(f"{name}: the board's holes could not be measured")
     fit.score = float(regs[0][0])
