@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
 from scoring.garden import Garden, Tile
 from scoring.generate import generate_garden
@@ -83,6 +83,29 @@ def test_large_jpeg_is_decoded_reduced_and_scaled():
     assert photo.scale == pytest.approx(photo.image.shape[1] / 4032)
 
 
+@pytest.mark.parametrize(("size", "orientation"), [((4400, 3300), 1), ((3264, 2448), 6), ((640, 480), 3)])
+def test_jpeg_decodes_to_pillows_pixels(size, orientation):
+    """OpenCV decodes colour JPEGs (faster): the same pixels as Pillow, reduced by the DCT as its draft
+    would (4400 px: by 2, then resized) and turned upright the same way."""
+    import cv2
+
+    rng = np.random.default_rng(1)
+    small = rng.integers(0, 256, (size[1] // 16, size[0] // 16, 3), dtype=np.uint8)
+    img = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
+    data = encode_photo(img, "jpeg", 90, orientation)
+    photo = decode_photo(data)
+    pil = Image.open(io.BytesIO(data))
+    request = tuple(v * 2100 // max(size) + 1 for v in size)
+    pil.draft("RGB", request)
+    expected = np.asarray(ImageOps.exif_transpose(pil))[:, :, ::-1]
+    if max(expected.shape) > 2100:
+        f = 2100 / max(expected.shape)
+        size_out = (round(expected.shape[1] * f), round(expected.shape[0] * f))
+        expected = cv2.resize(expected, size_out, interpolation=cv2.INTER_AREA)
+    assert photo.image.shape == expected.shape
+    assert np.array_equal(photo.image, expected)
+
+
 def test_exif_focal_length_is_kept():
     exif = Image.Exif()
     exif.get_ifd(0x8769)[0xA405] = 26  # FocalLengthIn35mmFilm
@@ -137,6 +160,28 @@ def test_board_corners_within_two_pixels(tall):
     fit = board_stage.find_board(photo.image, REFERENCE)
     found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
     assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 2.0
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_window_percentiles_are_numpys(seed):
+    rng = np.random.default_rng(seed)
+    win = rng.integers(0, 256, rng.integers(1, 40, size=2)).astype(np.float32)
+    qs = (3.0, 70.0, float(rng.uniform(0, 100)))
+    assert np.allclose(board_stage._percentiles(win, qs), np.percentile(win, qs), atol=1e-4)
+
+
+def test_flat_field_evens_out_the_light_and_keeps_the_print():
+    """A print under light falling off across the frame comes out level: the same print value in the
+    bright and the dark corner, its dark marks still dark."""
+    y, x = np.mgrid[0:750, 0:1000].astype(np.float32)
+    light = 0.45 + 0.55 * x / 999  # the light falls off to the left
+    print_ = np.full((750, 1000), 200.0, np.float32)
+    print_[::50, :] = 60.0  # dark lines every 50 px
+    gray = np.clip(print_ * light, 0, 255).astype(np.uint8)
+    flat = board_stage.flat_field(gray).astype(float)
+    left, right = flat[20:40, 100:200], flat[20:40, 800:900]
+    assert abs(np.median(left) - np.median(right)) < 6
+    assert flat[100, 150] < 0.5 * np.median(left) and flat[100, 850] < 0.5 * np.median(right)
 
 
 def test_outline_quads_finds_a_quadrilateral_and_skips_small_ones():
@@ -409,6 +454,26 @@ def test_the_print_past_a_tiles_edges_tells_it_from_its_neighbour_one_cell_over(
     off = tilefit.fit_level(img, cam, REFERENCE, 2, 3, 1)
     assert off is not None and off.inliers >= 8
     assert tilefit.sides_agree(img, cam, REFERENCE, 2, 3, off) <= 0.75 * off.inliers
+
+
+def test_tile_gain_is_grey_where_the_sand_is_nearly_white():
+    """The tiles' edge search balances on the board's sand, unless over-exposure has rolled the sand's
+    brightest channel off towards white: then a grey gain, under which a pale garden green stays green
+    (the board's gain, too high in red, turns it grey)."""
+    from vision.read import tilefit
+    from vision.read.views import SAND_KNEE, board_gain, tile_gain
+
+    cam = Camera.look_at(np.array([165.0, 135.0, 420.0]), np.array([165.0, 135.0, 0.0]),
+                         np.array([0.0, -1.0, 0.0]), 1200, 900, 60.0)
+    lit = np.full((900, 1200, 3), (140, 180, 210), np.uint8)  # the sand as printed (B, G, R)
+    assert np.array_equal(tile_gain(lit, cam, REFERENCE), board_gain(lit, cam, REFERENCE))
+    bright = np.full((900, 1200, 3), (200, 237, 246), np.uint8)  # red and green rolled off
+    assert 246 / 255 >= SAND_KNEE
+    grey = tile_gain(bright, cam, REFERENCE)
+    assert np.ptp(grey) == 0 and grey[0] == pytest.approx(board_gain(bright, cam, REFERENCE).mean())
+    pale_green = np.full((8, 8, 3), (150, 220, 185), np.uint8)
+    assert np.median(tilefit.edge_image(pale_green, grey).not_green) < -40
+    assert np.median(tilefit.edge_image(pale_green, board_gain(bright, cam, REFERENCE)).not_green) > -30
 
 
 def test_tiles_fitted_together_fit_as_alone_and_a_mask_off_their_edges_keeps_them(tmp_path):

@@ -4,9 +4,10 @@ JPEG, PNG, WebP and HEIC, with the EXIF orientation applied and the EXIF focal l
 file has one. Everything that is not a readable photo of a sane size is refused with a
 :class:`PhotoError` whose message is one line; nothing here raises anything else.
 
-Large JPEGs are decoded at a reduced scale straight from the DCT (Pillow's ``draft``): the reader
-never needs more than :data:`WORK_LONG_SIDE` pixels on the long side, and a 12 MP photo decodes
-four times faster that way.
+Pillow reads every format and its metadata; colour JPEGs are decoded by OpenCV (the same pixels,
+three times faster for a 12 MP photo), and very large ones at a reduced scale straight from the DCT
+(as Pillow's ``draft``): the reader never needs more than :data:`WORK_LONG_SIDE` pixels on the long
+side.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -104,6 +106,32 @@ def load_photo(source: str | Path | bytes, max_long_side: int = WORK_LONG_SIDE) 
     return decode_photo(data, name, max_long_side)
 
 
+#: OpenCV's reduced JPEG decodes (the DCT's own scaling, as Pillow's ``draft``), by reduction
+_CV2_REDUCED = {
+    1: cv2.IMREAD_COLOR,
+    2: cv2.IMREAD_REDUCED_COLOR_2,
+    4: cv2.IMREAD_REDUCED_COLOR_4,
+    8: cv2.IMREAD_REDUCED_COLOR_8,
+}
+
+
+def _decode_jpeg(data: bytes, img: Image.Image, request: tuple[int, int]) -> np.ndarray | None:
+    """A complete colour JPEG decoded by OpenCV, upright (its EXIF orientation applied) and reduced by
+    the DCT as Pillow's ``draft`` to ``request`` would: the same pixels as Pillow's, three times
+    faster for a 12 MP photo. None for anything else (a truncated file, greyscale or CMYK), which
+    Pillow decodes, or refuses with its reason."""
+    if img.mode != "RGB" or not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+        return None
+    w, h = img.size
+    most = min(w // request[0], h // request[1])
+    reduction = max((r for r in (8, 4, 2, 1) if r <= most), default=1)
+    try:
+        bgr = cv2.imdecode(np.frombuffer(data, np.uint8), _CV2_REDUCED[reduction])
+    except cv2.error:
+        return None
+    return bgr if bgr is not None and bgr.ndim == 3 else None
+
+
 def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LONG_SIDE) -> Photo:
     """Like :func:`load_photo`, from the file's bytes."""
     _register_heif()
@@ -126,12 +154,15 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
             exif = img.getexif()
             orientation = int(exif.get(EXIF_ORIENTATION, 1) or 1)
             focal = _focal_35mm(exif)
-            if fmt == "jpeg" and max(w, h) > max_long_side:
-                img.draft("RGB", (w * max_long_side // max(w, h) + 1, h * max_long_side // max(w, h) + 1))
-            img.load()
-            if orientation != 1:
-                img = ImageOps.exif_transpose(img)
-            rgb = np.asarray(img if img.mode == "RGB" else img.convert("RGB"))
+            request = (w * max_long_side // max(w, h) + 1, h * max_long_side // max(w, h) + 1)
+            bgr = _decode_jpeg(data, img, request) if fmt == "jpeg" else None
+            if bgr is None:
+                if fmt == "jpeg" and max(w, h) > max_long_side:
+                    img.draft("RGB", request)
+                img.load()
+                if orientation != 1:
+                    img = ImageOps.exif_transpose(img)
+                bgr = np.asarray(img if img.mode == "RGB" else img.convert("RGB"))[:, :, ::-1]
     except PhotoError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -145,14 +176,12 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
         raise UnreadableImageError(f"{name}: the image is truncated or corrupt ({reason})") from None
     if orientation in (5, 6, 7, 8):
         w, h = h, w
-    long_side = max(rgb.shape[:2])
-    if long_side > max_long_side:  # reduced first, then turned to BGR: the fewer pixels to copy
-        import cv2
-
+    long_side = max(bgr.shape[:2])
+    if long_side > max_long_side:
         f = max_long_side / long_side
-        rgb = cv2.resize(
-            rgb, (round(rgb.shape[1] * f), round(rgb.shape[0] * f)), interpolation=cv2.INTER_AREA
+        bgr = cv2.resize(
+            bgr, (round(bgr.shape[1] * f), round(bgr.shape[0] * f)), interpolation=cv2.INTER_AREA
         )
-    bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+    bgr = np.ascontiguousarray(bgr)
     scale = bgr.shape[1] / w
     return Photo(bgr, (w, h), scale, fmt, orientation if orientation in range(1, 9) else 1, focal, name)

@@ -45,19 +45,20 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     focal = pose.estimate_focal(fit.H, fit.centre, size, photo.focal_px)
     cam = pose.camera_from_homography(fit.H, focal.f, fit.kappa, size, fit.centre)
     lap("camera")
-    gain = views.board_gain(img, cam, profile)
-    edge_img = tilefit.normalise_green(tilefit.edge_image(img, gain), cam, profile)
+    gain = views.board_gain(img, cam, profile)  # the pieces' colours and the emblem
+    tile_gain = views.tile_gain(img, cam, profile)  # the tiles' print: edges and flower bands
+    edge_img = tilefit.normalise_green(tilefit.edge_image(img, tile_gain), cam, profile)
     cam, printed, finds = read_structure(edge_img, cam, fit, focal, profile, size)
     lap("tiles")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
-    lab = band_lab(img, cam, profile, finds, gain)
+    lab = band_lab(img, cam, profile, finds, tile_gain)
     read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("flowers")
     pieces = read_pieces(img, cam, finds, profile, gain)
     implied = tiles.implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
     if implied:
         finds = finds + implied
-        lab = band_lab(img, cam, profile, finds, gain)
+        lab = band_lab(img, cam, profile, finds, tile_gain)
     # the bands again, past the pieces now read: stairs or a bridge over a band show their own grey or
     # terracotta, not its flower
     outlines = [(d.level, d.outline_px) for d in pieces.finds if d.outline_px is not None]

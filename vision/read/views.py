@@ -66,9 +66,10 @@ def sample_maps(cam: Camera, grid: Grid, z: float) -> tuple[np.ndarray, np.ndarr
     return uv[:, 0].reshape(X.shape), uv[:, 1].reshape(X.shape)
 
 
-def board_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
-    """Per-channel gain (B, G, R) that brings the board's sand print to its nominal colour: sampled
-    on the margin between the frame line and the building zone, which no tile covers."""
+def sand_colour(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray | None:
+    """The board's sand print as the photo shows it (B, G, R, 0..1): the median of the margin between
+    the frame line and the building zone, which no tile covers; None when too little of it is in
+    the photo."""
     b = profile.board
     ox, oy = b.grid_origin
     lo, hi = b.frame_width + 2.5, ox - 3.0
@@ -83,11 +84,39 @@ def board_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
     ok = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
     uv = np.round(uv[ok]).astype(int)
     if len(uv) < 10:
-        return np.ones(3, np.float32)
+        return None
     px = image[uv[:, 1], uv[:, 0]].astype(np.float32) / 255.0
-    med = np.median(px, axis=0)
-    target = rgb(b.colour)[::-1]
-    return (target / np.maximum(med, 1e-3)).astype(np.float32)
+    return np.median(px, axis=0)
+
+
+def board_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
+    """Per-channel gain (B, G, R) that brings the board's sand print to its nominal colour
+    (:func:`sand_colour`)."""
+    sand = sand_colour(image, cam, profile)
+    if sand is None:
+        return np.ones(3, np.float32)
+    target = rgb(profile.board.colour)[::-1]
+    return (target / np.maximum(sand, 1e-3)).astype(np.float32)
+
+
+#: a channel of the sand this near white (0..1) is compressed by the photo's highlight roll-off
+SAND_KNEE = 0.94
+
+
+def tile_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
+    """The gain the tiles' print (their edges and flower bands) is balanced with: the board's
+    (:func:`board_gain`), or, where the sand is nearly white in a channel, a grey one of the same mean.
+    An over-exposed photo rolls the sand's brightest channel off towards white: measured too dark, that
+    channel's gain comes out too high, and the tiles' pale green (red and blue near its green there)
+    turns grey under it. The edge search only tells the garden green from the rest, which needs no white
+    balance, and the bands are balanced on the tiles' own plaques too (:func:`print_gain`). On 48 bright
+    development photos (9% of them): tiles found 86.8% -> 92.0%, flowers right 97.4% -> 97.0% of
+    more tiles."""
+    gain = board_gain(image, cam, profile)
+    sand = sand_colour(image, cam, profile)
+    if sand is not None and (sand >= SAND_KNEE).any():
+        return np.full(3, gain.mean(), np.float32)
+    return gain
 
 
 PLAQUE_RING_MM = (8.6, 9.4)  #: radii sampled on a plaque: outside its icon, inside its rim
