@@ -89,14 +89,16 @@ def sand_colour(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray 
     return np.median(px, axis=0)
 
 
+def _gain(sand: np.ndarray | None, profile: Profile) -> np.ndarray:
+    if sand is None:
+        return np.ones(3, np.float32)
+    return (rgb(profile.board.colour)[::-1] / np.maximum(sand, 1e-3)).astype(np.float32)
+
+
 def board_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
     """Per-channel gain (B, G, R) that brings the board's sand print to its nominal colour
     (:func:`sand_colour`)."""
-    sand = sand_colour(image, cam, profile)
-    if sand is None:
-        return np.ones(3, np.float32)
-    target = rgb(profile.board.colour)[::-1]
-    return (target / np.maximum(sand, 1e-3)).astype(np.float32)
+    return _gain(sand_colour(image, cam, profile), profile)
 
 
 #: a channel of the sand this near white (0..1) is compressed by the photo's highlight roll-off
@@ -110,10 +112,10 @@ def tile_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
     channel's gain comes out too high, and the tiles' pale green (red and blue near its green there)
     turns grey under it. The edge search only tells the garden green from the rest, which needs no white
     balance, and the bands are balanced on the tiles' own plaques too (:func:`print_gain`). On 48 bright
-    development photos (9% of them): tiles found 86.8% -> 92.0%, flowers right 97.4% -> 97.0% of
+    development photos (of 420): tiles found 86.8% -> 92.0%, flowers right 97.4% -> 97.0% of
     more tiles."""
-    gain = board_gain(image, cam, profile)
     sand = sand_colour(image, cam, profile)
+    gain = _gain(sand, profile)
     if sand is not None and (sand >= SAND_KNEE).any():
         return np.full(3, gain.mean(), np.float32)
     return gain
