@@ -827,12 +827,7 @@ def flat_field(gray: np.ndarray) -> np.ndarray:
     weigh on the template's correlation, which compares the print alone."""
     g = gray.astype(np.float32) + 8.0
     sigma = FLAT_FIELD_SIGMA * max(gray.shape)
-    # the blur is that smooth: made on a quarter-size image and scaled back up, for a sixth of the time
-    # (within a grey level of the full-size one)
-    h, w = g.shape
-    small = cv2.resize(g, (max(w // 4, 1), max(h // 4, 1)), interpolation=cv2.INTER_AREA)
-    light = cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 4), (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(128.0 * g / light, 0, 255).astype(np.uint8)
+    return np.clip(128.0 * g / cv2.GaussianBlur(g, (0, 0), sigma), 0, 255).astype(np.uint8)
 
 
 def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> BoardFit:
