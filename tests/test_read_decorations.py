@@ -514,7 +514,7 @@ def test_stairs_up_to_a_field_of_another_symbol_are_no_stairs(shot) -> None:
     _, _, grey = _stairs_painted(shot, GREY_STONE)
 
     def read(symbol: str) -> set:
-        finds = read_decorations(grey, cam, tiles, REFERENCE, np.ones(3), {((4, 2), 2): symbol})
+        finds = read_decorations(grey, cam, tiles, REFERENCE, np.ones(3), {((4, 2), 2): (symbol, 1.0)})
         return {f.cells for f in finds if f.kind == "stairs"}
 
     assert ((3, 2), (4, 2)) in read("stairs")

@@ -509,6 +509,9 @@ WASH_MIN = 0.2
 WASH_MAX = 1.2  #: ... and no more saturated than this share past it
 WASH_CONE = 0.35
 WASH_BRIGHT = 1.0  #: ... and at least as bright as the colour lit (a highlight adds light)
+#: a pixel this far towards the colour shows it at any brightness its own colour allows (a washed-out
+#: photo pales the water without a highlight; a shadow's blue tint on a white never gets this far)
+WASH_DEEP = 0.35
 
 
 class Classifier:
@@ -541,15 +544,15 @@ class Classifier:
         k[dc[np.arange(len(k)), k] > MAX_CHROMA_DIST] = -1
         return k
 
-    def washed(self, lin: np.ndarray, name: str) -> np.ndarray:
+    def washed(self, lin: np.ndarray, name: str, least: float = WASH_MIN) -> np.ndarray:
         """Pixels (N,) that show colour ``name`` washed out towards white (a gloss highlight, glare): their
         chromaticity lies between neutral and the colour's, in the colour's own direction, at least
-        :data:`WASH_MIN` of the way (and not past :data:`WASH_MAX`)."""
+        ``least`` of the way (:data:`WASH_MIN` unless told) and not past :data:`WASH_MAX`."""
         d = self.chroma[self.index[name]] - NEUTRAL
         off = chroma(lin) - NEUTRAL
         t = off @ d / float(d @ d)
         perp = np.linalg.norm(off - t[:, None] * d[None], axis=1)
-        return (t >= WASH_MIN) & (t <= WASH_MAX) & (perp <= WASH_CONE * t * float(np.linalg.norm(d)))
+        return (t >= least) & (t <= WASH_MAX) & (perp <= WASH_CONE * t * float(np.linalg.norm(d)))
 
 
 GREEN_DOMINANCE = 0.06  #: garden green: its green chromaticity exceeds red's and blue's by this much
@@ -1126,6 +1129,7 @@ class Scorer:
             hit[m] = self.group_of[col][k[m]] & (rel >= lo) & (rel <= hi)
             if col == "water":  # a highlight washes it out and brightens it: a pale, dim blue is a shadow
                 hit[m] |= self.classifier.washed(lin[m], "water") & (rel >= WASH_BRIGHT)
+                hit[m] |= self.classifier.washed(lin[m], "water", WASH_DEEP) & (rel >= lo)
         # a cover point is a hit where the photo does not show the print the empty tile would
         shown = np.where(green, PRINT_GREEN, self.print_of_class[k])
         hit[cover_seg] = (shown != expect)[cover_seg]
@@ -1241,15 +1245,21 @@ THRESHOLDS: dict[str, float] = {
 #: a piece seen by the half that stands on a tile read must look surely itself there: it implies a tile
 #: hidden under higher ones for its other half (the wrong ones scored 0.5-0.62, the right ones 0.89-1)
 ON_HIDDEN_MIN = 0.85
-#: (the smaller piece, the share in sight): a bridge or a fountain the photo shows less of than this
-#: (the rest behind higher tiles) is not read over a field where that smaller piece, seen well, looks
-#: surely itself. The bronze and terracotta of a statue's body explain a bridge's glimpse (on
-#: development photos, 3 of the 4 bridges read so seen were a statue's body; the right ones were seen by
-#: half their points and more, one by 16%); a dome's teal explains a fountain's water (2 fountains seen
-#: by 35% and 41% of their points took a belvedere's field, the dome seen whole)
-GLIMPSE = {"bridge": ("statue", 0.4), "fountain": ("belvedere", 0.5)}
+#: (the smaller piece, the share in sight, the score): a bridge or a fountain the photo shows less of
+#: than this (the rest behind higher tiles), or that scores under this, is not read over a field where
+#: that smaller piece, seen well, looks surely itself. The bronze and terracotta of a statue's body
+#: explain a bridge's glimpse (on development photos, 3 of the 4 bridges read so seen were a statue's
+#: body; the right ones were seen by half their points and more, one by 16%); a dome's teal explains a
+#: fountain's water (2 fountains seen by 35% and 41% of their points took a belvedere's field, the dome
+#: seen whole; one seen by 51%, scored 0.51, with its water washed out)
+GLIMPSE = {"bridge": ("statue", 0.4, 0.0), "fountain": ("belvedere", 0.5, 0.6)}
 #: a piece's score and the share of it in sight for it to look surely itself
-SURE = {"statue": (0.9, 0.5), "belvedere": (0.95, 0.8)}
+SURE = {"statue": (0.9, 0.5), "belvedere": (0.95, 0.8), "stairs": (0.97, 0.9)}
+#: a statue scored under this leaves the fields of stairs that look surely themselves: its test
+#: (something hides the plaque's middle, and brownish pixels above it) is met by the treads of stairs and
+#: the edge of the tile they climb to (on development photos read with their true tiles, 2 statues scored
+#: 0.69 and 0.75 took a field of such stairs; a right one, 0.88, stood where stairs scored 1.0 wrongly)
+STATUE_UNDER_STAIRS = 0.8
 #: stairs climbing to a field read as another symbol lose this much of their score: more than a sure
 #: look leaves over the threshold, so in effect they are not read. A round marker allows such stairs,
 #: rarely (3% of the generator's pieces), while grey stone is what so much else looks like (glare on a
@@ -1265,6 +1275,12 @@ UNREAD_GREEN = 3
 #: right ones 0.93-1)
 UNREAD_MIN = {"stairs": 0.95}
 MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged
+#: a statue scored under this on a field whose icon reads as a bridge's this clearly (or more) is that
+#: icon: the bridge's wide dark arch hides the plaque's middle as a statue's base does, in the bronze's
+#: hue (a statue on its field hides most of the icon; on development photos read with their true tiles,
+#: the 4 statues so read that scored 0.56-0.59 were the icon, the 5 right ones scored 0.88-1)
+ICON_STATUE = 0.75
+ICON_CLEAR = 0.9
 #: the order in which kinds claim their fields: a piece that spans more explains what a smaller one
 #: standing on one of its fields would see (a bridge's end looks like a terracotta statue); stairs,
 #: grey like so much else, come last
@@ -1314,19 +1330,32 @@ def piece_hull(profile: Profile, c: Candidate) -> np.ndarray:
     return np.array([[x, y, z] for x in (-hx, hx) for y in (-hy, hy) for z in (0.0, h)])
 
 
+def _sure(evs: Sequence[Evidence]) -> dict[str, set[tuple[Cell, int]]]:
+    """The fields of the pieces in ``evs`` that look surely themselves (:data:`SURE`), by kind."""
+    return {
+        kind: {
+            f
+            for e in evs
+            if e.candidate.kind == kind and e.score >= SURE[kind][0] and e.visible >= SURE[kind][1]
+            for f in e.candidate.fields
+        }
+        for kind in SURE
+    }
+
+
 def read_decorations(
     image_bgr: np.ndarray,
     cam: Camera,
     tiles: Sequence[TileLike],
     profile: Profile,
     gain_srgb: np.ndarray | None = None,
-    field_symbols: dict[tuple[Cell, int], str | None] | None = None,
+    field_symbols: dict[tuple[Cell, int], tuple[str | None, float]] | None = None,
 ) -> list[DecorationFind]:
     """Every decoration standing on the tiles read (see the module's docstring). ``cam`` is the camera
     of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given);
-    ``field_symbols`` the symbols read on the fields (:func:`vision.read.symbols.read_fields`), when
-    known: stairs are put on fields of their symbol (spec 1.3), and the field they climb to, which they
-    leave free, shows it."""
+    ``field_symbols`` the symbols read on the fields, with how clearly (0..1;
+    :func:`vision.read.symbols.read_fields`), when known: stairs are put on fields of their symbol (spec
+    1.3), and the field they climb to, which they leave free, shows it."""
     if gain_srgb is None:
         from vision.read.views import board_gain
 
@@ -1363,6 +1392,14 @@ def read_decorations(
             )
         )
 
+    def stairs_sure(field: tuple[Cell, int], sure: dict[str, set[tuple[Cell, int]]]) -> bool:
+        """Whether stairs on ``field`` look surely themselves (see :data:`SURE`): those on its level
+        judged already, those climbing to it from a level below judged now."""
+        if field in sure["stairs"]:
+            return True
+        below = [c for c in cands if c.kind == "stairs" and c.fields[1] == field]
+        return field in _sure(scorer.evidence(below, SHIFTS_MM))["stairs"]
+
     #: the pieces found that imply a tile not read, with the cells of those tiles
     implying: dict[int, list[tuple[Cell, int]]] = {}
     for level in sorted({c.level for c in cands}, reverse=True):
@@ -1372,21 +1409,18 @@ def read_decorations(
                 if e.candidate.kind != "stairs":
                     continue
                 up = (e.candidate.cells[1], e.candidate.levels[1])
-                if up in field_symbols and field_symbols[up] != "stairs":
+                if up in field_symbols and field_symbols[up][0] != "stairs":
                     e.score = max(0.0, e.score - SYMBOL_MISMATCH)
-        sure = {
-            kind: {
-                e.candidate.fields[0]
-                for e in at_level
-                if e.candidate.kind == kind and e.score >= SURE[kind][0] and e.visible >= SURE[kind][1]
-            }
-            for kind in SURE
-        }
+        sure = _sure(at_level)
         for kind in PRIORITY:
             evs = sorted((e for e in at_level if e.candidate.kind == kind), key=lambda e: -e.score)
             if kind in GLIMPSE:
-                small, glimpse = GLIMPSE[kind]
-                evs = [e for e in evs if e.visible >= glimpse or not sure[small] & set(e.candidate.fields)]
+                small, glimpse, least = GLIMPSE[kind]
+                evs = [
+                    e
+                    for e in evs
+                    if (e.visible >= glimpse and e.score >= least) or not sure[small] & set(e.candidate.fields)
+                ]
             for ev in evs:
                 c = ev.candidate
                 if ev.score < THRESHOLDS[kind]:
@@ -1395,6 +1429,12 @@ def read_decorations(
                     continue
                 if ev.visible < MIN_VISIBLE or set(c.fields) & taken:
                     continue
+                if kind == "statue" and ev.score < STATUE_UNDER_STAIRS and stairs_sure(c.fields[0], sure):
+                    continue
+                if kind == "statue" and ev.score < ICON_STATUE and field_symbols:
+                    sym, clear = field_symbols.get(c.fields[0], (None, 0.0))
+                    if sym == "bridge" and clear >= ICON_CLEAR:
+                        continue
                 unread = [f for f in c.fields if surf.unread(*f)]
                 if unread:
                     if ev.score < UNREAD_MIN.get(kind, ON_HIDDEN_MIN) or any(

@@ -51,7 +51,7 @@ def read_pieces(
 
         gain_srgb = board_gain(image_bgr, cam, profile)
     reads = read_fields(image_bgr, cam, tiles, profile, gain_srgb)
-    symbols = {key: r.symbol for key, r in reads.items()}
+    symbols = {key: (r.symbol, r.score) for key, r in reads.items()}
     finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols)
     grids = symbol_grids(tiles, reads, finds)
     return PiecesReading([f.to_decoration() for f in finds], finds, grids, list(reads.values()))
