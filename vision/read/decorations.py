@@ -1419,7 +1419,7 @@ def read_decorations(
                 evs = [
                     e
                     for e in evs
-                    if (e.visible >= glimpse and e.score >= least) or not sure[small] & set(e.candidate.fields)
+                    if e.visible >= glimpse and e.score >= least or not sure[small] & set(e.candidate.fields)
                 ]
             for ev in evs:
                 c = ev.candidate
