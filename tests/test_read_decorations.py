@@ -206,20 +206,22 @@ def test_the_tile_implied_goes_where_higher_tiles_hide_the_rest_of_it() -> None:
 
 
 @pytest.mark.parametrize(
-    ("big", "small", "seen", "read"),
+    ("big", "small", "seen", "score", "read"),
     [
-        ("bridge", "statue", 0.3, "statue"),
-        ("bridge", "statue", 0.6, "bridge"),
-        ("fountain", "belvedere", 0.35, "belvedere"),
-        ("fountain", "belvedere", 0.6, "fountain"),
+        ("bridge", "statue", 0.3, 0.95, "statue"),
+        ("bridge", "statue", 0.6, 0.95, "bridge"),
+        ("bridge", "statue", 0.6, 0.55, "bridge"),
+        ("fountain", "belvedere", 0.35, 0.95, "belvedere"),
+        ("fountain", "belvedere", 0.6, 0.95, "fountain"),
+        ("fountain", "belvedere", 0.6, 0.55, "belvedere"),
     ],
 )
 def test_a_glimpse_of_a_big_piece_over_a_sure_small_one_is_the_small_one(
-    shot, monkeypatch: pytest.MonkeyPatch, big: str, small: str, seen: float, read: str
+    shot, monkeypatch: pytest.MonkeyPatch, big: str, small: str, seen: float, score: float, read: str
 ) -> None:
     """Bridges and fountains claim their fields before statues and belvederes (a bridge's end looks like
     a statue, a dome's teal like water); but one seen by only a glimpse, over a field where the smaller
-    piece seen well looks surely itself, is that piece."""
+    piece seen well looks surely itself, is that piece; and so is a fountain that barely looks itself."""
     import vision.read.decorations as deco
 
     photo, cam, _ = shot
@@ -228,7 +230,7 @@ def test_a_glimpse_of_a_big_piece_over_a_sure_small_one_is_the_small_one(
     cells = ((3, 3), (3, 4), (3, 5)) if big == "bridge" else ((3, 3), (3, 4))
     piece = next(c for c in cands if c.kind == big and c.cells == cells)
     sure = next(c for c in cands if c.kind == small and c.cells == ((3, 3),))
-    looks = {piece: (0.95, seen), sure: (1.0, 1.0)}
+    looks = {piece: (score, seen), sure: (1.0, 1.0)}
 
     def evidence(self, cs, shifts=()):
         return [deco.Evidence(c, *looks.get(c, (0.0, 1.0))) for c in cs]
@@ -236,6 +238,51 @@ def test_a_glimpse_of_a_big_piece_over_a_sure_small_one_is_the_small_one(
     monkeypatch.setattr(deco.Scorer, "evidence", evidence)
     found = deco.read_decorations(photo.image, cam, tiles, REFERENCE, np.ones(3))
     assert [f.kind for f in found] == [read]
+
+
+def _read_with_looks(shot, monkeypatch, tiles, looks, symbols=None) -> set:
+    """The pieces read (kind, cells) where each candidate named in ``looks`` {(kind, cells): (score,
+    share in sight)} looks so, and every other looks like nothing."""
+    import vision.read.decorations as deco
+
+    photo, cam, _ = shot
+
+    def evidence(self, cs, shifts=()):
+        return [deco.Evidence(c, *looks.get((c.kind, c.cells), (0.0, 1.0))) for c in cs]
+
+    monkeypatch.setattr(deco.Scorer, "evidence", evidence)
+    found = deco.read_decorations(photo.image, cam, tiles, REFERENCE, np.ones(3), symbols)
+    return {(f.kind, f.cells) for f in found}
+
+
+@pytest.mark.parametrize(("statue", "read"), [(0.7, "stairs"), (0.95, "statue")])
+def test_a_doubtful_statue_where_stairs_look_sure_is_the_stairs(
+    shot, monkeypatch: pytest.MonkeyPatch, statue: float, read: str
+) -> None:
+    """The treads of stairs hide a plaque's middle and the edge of the tile they climb to is brownish: a
+    statue that only half looks itself on a field of stairs seen whole is the stairs, on the field they
+    climb to (judged first, a level higher) as on the one they stand on."""
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(4, 2, 2)]
+    stairs = ("stairs", ((3, 2), (4, 2)))
+    for cell in ((3, 2), (4, 2)):
+        looks = {stairs: (1.0, 1.0), ("statue", (cell,)): (statue, 1.0)}
+        got = _read_with_looks(shot, monkeypatch, tiles, looks)
+        assert got == ({stairs} if read == "stairs" else {("statue", (cell,))})
+
+
+@pytest.mark.parametrize(
+    ("statue", "symbol", "read"),
+    [(0.6, ("bridge", 1.0), False), (0.6, ("bridge", 0.5), True), (0.9, ("bridge", 1.0), True)],
+)
+def test_a_doubtful_statue_on_a_bridge_icon_read_clearly_is_the_icon(
+    shot, monkeypatch: pytest.MonkeyPatch, statue: float, symbol: tuple, read: bool
+) -> None:
+    """A bridge's wide dark arch hides the plaque's middle as a statue's base does, in the bronze's hue;
+    a statue standing there would hide most of it."""
+    tiles = [PlacedTile(2, 2, 1)]
+    piece = ("statue", ((2, 2),))
+    got = _read_with_looks(shot, monkeypatch, tiles, {piece: (statue, 1.0)}, {((2, 2), 1): symbol})
+    assert (piece in got) == read
 
 
 def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) -> None:
@@ -441,6 +488,26 @@ def test_water_washed_out_by_a_highlight_still_counts_as_water() -> None:
     assert not clf.washed(np.array([rim, plaque, 0.4 * white, 2 * rim]), "water").any()
     # nor is water washed beyond recognition (nearly white)
     assert not clf.washed(np.array([water + 30 * white]), "water").any()
+
+
+@pytest.mark.parametrize(("towards", "water"), [(0.45, True), (0.15, False)])
+def test_water_paled_by_a_washed_out_photo_counts_at_any_brightness(
+    shot, towards: float, water: bool
+) -> None:
+    """A washed-out photo pales the water without a highlight to brighten it: a blue well on its way
+    from white to the water's hue is water however dim; a white with a shadow's blue tint is not."""
+    from vision.profile import linear_to_srgb
+    from vision.read.decorations import NEUTRAL, chroma
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    fountain = next(c for c in candidates(surf) if c.kind == "fountain")
+    lit = palette(REFERENCE)["water"]
+    dim = (NEUTRAL + towards * (chroma(lit) - NEUTRAL)) * lit.sum() * 0.5  # half as bright as lit water
+    u, v = cam.project(np.array([fountain.origin]))[0].astype(int)
+    pale = photo.image.copy()
+    pale[v - 40 : v + 40, u - 40 : u + 40] = np.round(linear_to_srgb(dim) * 255).astype(np.uint8)
+    assert (Scorer(pale, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score > 0.5) == water
 
 
 def test_the_readmes_example_photo_reads_its_true_score() -> None:
