@@ -19,6 +19,8 @@ from vision.read.decorations import (
     Scorer,
     Surfaces,
     candidates,
+    chroma,
+    cream_gain,
     palette,
     piece_hull,
     piece_parts,
@@ -497,7 +499,7 @@ def test_water_paled_by_a_washed_out_photo_counts_at_any_brightness(
     """A washed-out photo pales the water without a highlight to brighten it: a blue well on its way
     from white to the water's hue is water however dim; a white with a shadow's blue tint is not."""
     from vision.profile import linear_to_srgb
-    from vision.read.decorations import NEUTRAL, chroma
+    from vision.read.decorations import NEUTRAL
 
     photo, cam, tiles = shot
     surf = Surfaces(tiles, REFERENCE)
@@ -508,6 +510,24 @@ def test_water_paled_by_a_washed_out_photo_counts_at_any_brightness(
     pale = photo.image.copy()
     pale[v - 40 : v + 40, u - 40 : u + 40] = np.round(linear_to_srgb(dim) * 255).astype(np.uint8)
     assert (Scorer(pale, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score > 0.5) == water
+
+
+def test_pieces_are_balanced_on_the_plaques_where_the_boards_print_misleads(shot) -> None:
+    """A sheen on the board, or a print with a cast of its own, misleads the white balance taken from
+    its sand: the plaques' cream then shows how far, and balances the pieces instead."""
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    from vision.read.views import board_gain
+
+    own = chroma(palette(REFERENCE)["plaque"])
+    sand = board_gain(photo.image, cam, REFERENCE)
+    assert cream_gain(Scorer(photo.image, cam, surf, REFERENCE, sand), REFERENCE) is None
+    misled = sand * np.array([1.3, 1.0, 0.75], np.float32)  # a bluish cast, as a sand paled by a sheen
+    cream = cream_gain(Scorer(photo.image, cam, surf, REFERENCE, misled), REFERENCE)
+    assert cream is not None
+    tint = Scorer(photo.image, cam, surf, REFERENCE, misled * cream).cream_reference()[1]
+    assert np.linalg.norm(tint - own) < 0.03
 
 
 def test_the_readmes_example_photo_reads_its_true_score() -> None:
