@@ -1341,7 +1341,9 @@ TINT_MAX = 0.08
 def cream_gain(scorer: Scorer, profile: Profile) -> np.ndarray | None:
     """A further gain (sRGB, B G R) on the board's white balance that gives the plaques their cream's
     own chromaticity, where that balance leaves them farther from it than :data:`TINT_MAX` (else
-    None). It keeps the cream's brightness."""
+    None). It keeps the cream's brightness. (The flower bands' :func:`vision.read.views.print_gain`
+    corrects a small tint, within a quarter, on plaque pixels near the cream's hue; this one a balance
+    that is far off, on the plaques in sight whatever their hue.)"""
     _, tint = scorer.cream_reference()
     own = chroma(palette(profile)["plaque"])
     if np.linalg.norm(tint - own) <= TINT_MAX:
