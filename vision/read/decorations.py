@@ -1336,6 +1336,7 @@ def piece_hull(profile: Profile, c: Candidate) -> np.ndarray:
 #: its colour (median); balanced on the plaques, the 15 photos beyond 0.08 gave 7 more stairs right (of
 #: 23 missed) and 2 more wrong, 2 fewer statues wrong (of 9), with their true tiles
 TINT_MAX = 0.08
+TINT_FIELDS = 6  #: ... measured on this many plaques at least (a few are too easily a piece's colours)
 
 
 def cream_gain(scorer: Scorer, profile: Profile) -> np.ndarray | None:
@@ -1344,6 +1345,9 @@ def cream_gain(scorer: Scorer, profile: Profile) -> np.ndarray | None:
     None). It keeps the cream's brightness. (The flower bands' :func:`vision.read.views.print_gain`
     corrects a small tint, within a quarter, on plaque pixels near the cream's hue; this one a balance
     that is far off, on the plaques in sight whatever their hue.)"""
+    fields = sorted(f for f in scorer.surf.at if scorer.surf.seen(*f))
+    if sum(math.isfinite(y) for y, _ in scorer.cream_levels(fields)) < TINT_FIELDS:
+        return None
     _, tint = scorer.cream_reference()
     own = chroma(palette(profile)["plaque"])
     if np.linalg.norm(tint - own) <= TINT_MAX:
