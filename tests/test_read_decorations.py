@@ -224,22 +224,11 @@ def test_a_glimpse_of_a_big_piece_over_a_sure_small_one_is_the_small_one(
     """Bridges and fountains claim their fields before statues and belvederes (a bridge's end looks like
     a statue, a dome's teal like water); but one seen by only a glimpse, over a field where the smaller
     piece seen well looks surely itself, is that piece; and so is a fountain that barely looks itself."""
-    import vision.read.decorations as deco
-
-    photo, cam, _ = shot
     tiles = [PlacedTile(3, 2, 1), PlacedTile(3, 5 if big == "bridge" else 4, 1)]
-    cands = candidates(Surfaces(tiles, REFERENCE))
     cells = ((3, 3), (3, 4), (3, 5)) if big == "bridge" else ((3, 3), (3, 4))
-    piece = next(c for c in cands if c.kind == big and c.cells == cells)
-    sure = next(c for c in cands if c.kind == small and c.cells == ((3, 3),))
-    looks = {piece: (score, seen), sure: (1.0, 1.0)}
-
-    def evidence(self, cs, shifts=()):
-        return [deco.Evidence(c, *looks.get(c, (0.0, 1.0))) for c in cs]
-
-    monkeypatch.setattr(deco.Scorer, "evidence", evidence)
-    found = deco.read_decorations(photo.image, cam, tiles, REFERENCE, np.ones(3))
-    assert [f.kind for f in found] == [read]
+    looks = {(big, cells): (score, seen), (small, ((3, 3),)): (1.0, 1.0)}
+    found = _read_with_looks(shot, monkeypatch, tiles, looks)
+    assert [kind for kind, _ in found] == [read]
 
 
 def _read_with_looks(shot, monkeypatch, tiles, looks, symbols=None) -> set:

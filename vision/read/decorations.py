@@ -887,15 +887,16 @@ class Scorer:
         self.print_of_class = np.full(len(names) + 1, PRINT_UNKNOWN)
         for fi, f in enumerate(profile.flowers):
             self.print_of_class[self.classifier.index[f"flower-{f}"]] = fi
+        #: the fields seen from above (of the tiles read, not covered by a higher one)
+        self.fields_seen = sorted(f for f in surf.at if surf.seen(*f))
         self.lead = self.photo_lead()
 
     def photo_lead(self) -> float:
         """How far green must lead red and blue for a pixel to show garden green in this photo (see
         :data:`GREEN_SHARE`): measured round every field seen from above."""
-        fields = [f for f in self.surf.at if self.surf.seen(*f)]
-        if not fields:
+        if not self.fields_seen:
             return GREEN_DOMINANCE
-        lin, ok = self._ring_colours(fields, GREEN_RING)
+        lin, ok = self._ring_colours(self.fields_seen, GREEN_RING)
         if ok.sum() < MIN_GREEN:
             return GREEN_DOMINANCE
         own = float(np.percentile(green_lead(lin[ok]), 75))
@@ -993,9 +994,8 @@ class Scorer:
         """The plaques' cream in this photo: brightness over the light on its field, and chromaticity
         (medians over every field of the tiles read whose plaque shows)."""
         if self._cream_ref is None:
-            fields = sorted(f for f in self.surf.at if self.surf.seen(*f))
-            levels = self.cream_levels(fields)
-            lights = self.lights(fields)
+            levels = self.cream_levels(self.fields_seen)
+            lights = self.lights(self.fields_seen)
             ok = [i for i, (y, _) in enumerate(levels) if math.isfinite(y)]
             if ok:
                 ratio = float(np.median([levels[i][0] / lights[i] for i in ok]))
@@ -1011,7 +1011,7 @@ class Scorer:
         the plaques in sight (but those in ``exclude``: fields that may hold a statue, whose bronze
         would pass for pale ink), of the darkest tenth of each icon's middle. A hazy photo's veil of
         light lifts it above the printed ink's share; None with too few plaques to tell."""
-        fields = [f for f in sorted(self.surf.at) if self.surf.seen(*f) and f not in exclude]
+        fields = [f for f in self.fields_seen if f not in exclude]
         if not fields:
             return None
         creams = self.cream_levels(fields)
@@ -1345,8 +1345,7 @@ def cream_gain(scorer: Scorer, profile: Profile) -> np.ndarray | None:
     None). It keeps the cream's brightness. (The flower bands' :func:`vision.read.views.print_gain`
     corrects a small tint, within a quarter, on plaque pixels near the cream's hue; this one a balance
     that is far off, on the plaques in sight whatever their hue.)"""
-    fields = sorted(f for f in scorer.surf.at if scorer.surf.seen(*f))
-    if sum(math.isfinite(y) for y, _ in scorer.cream_levels(fields)) < TINT_FIELDS:
+    if sum(math.isfinite(y) for y, _ in scorer.cream_levels(scorer.fields_seen)) < TINT_FIELDS:
         return None
     _, tint = scorer.cream_reference()
     own = chroma(palette(profile)["plaque"])
