@@ -9,8 +9,8 @@ import pytest
 from scoring.garden import Garden, Tile
 from vision.camera import Camera
 from vision.profile import REFERENCE
-from vision.read import tilefit, tiles, views
-from vision.read.flowers import MAX_FADE, classify, flower_lab
+from vision.read import flowers, tilefit, tiles, views
+from vision.read.flowers import MAX_FADE, Band, classify, classify_colour, flower_lab, washed_bands
 from vision.read.pieces import truth_tiles
 from vision.read.pipeline import band_lab, read_flowers
 from vision.read.tiles import TileFind
@@ -124,3 +124,70 @@ def test_a_piece_over_a_band_is_left_out_of_its_flower(tiles_shot) -> None:
     # a piece two levels down stands under the band: it is not left out
     read_flowers(lab, tilefit.not_green(covered), cam, REFERENCE, finds, [(yellow.level - 2, piece)])
     assert yellow.flower != "yellow"
+
+
+def _band(flower: str, lab: tuple[float, float, float], score: float = 0.95, pixels: int = 400) -> Band:
+    return (flower, score, pixels, np.array(lab, float))
+
+
+#: white bands as a photo with a warm cast shows them, and a blue band a glare has paled to a bluish
+#: white (as measured on a development photo: the classifier, on the print's colours, reads it white)
+WHITES = [_band("white", (86.2, -1.8, 10.8)), _band("white", (87.0, -2.3, 10.5))]
+PALED_BLUE = (79.4, -2.4, -1.5)
+GLARE = 0.7  #: the share of white a glare adds over the blue tile in the photo below
+
+
+def test_a_blue_band_paled_to_white_is_told_by_the_photos_own_whites() -> None:
+    assert classify_colour(np.array(PALED_BLUE), REFERENCE)[0] == "white"
+    bands = [*WHITES, _band("white", PALED_BLUE)]
+    assert washed_bands(bands, REFERENCE) == {2: "blue"}
+    # with one sure white band only, the photo's white is not known: nothing changes
+    assert washed_bands([WHITES[0], _band("white", PALED_BLUE)], REFERENCE) == {}
+    assert (
+        washed_bands(
+            [WHITES[0], _band("white", WHITES[1][3], score=0.6), _band("white", PALED_BLUE)], REFERENCE
+        )
+        == {}
+    )
+
+
+@pytest.mark.parametrize(
+    "lab",
+    [
+        (84.0, -1.0, 4.0),  # a white a little cooler than the others
+        (60.0, -2.0, -8.0),  # a white in a higher tile's deep shadow: darker, with the shadow's cool tint
+        (80.0, 12.0, 8.0),  # pinkish, off the blue's hue
+    ],
+)
+def test_a_white_band_a_little_off_the_photos_whites_stays_white(lab) -> None:
+    assert washed_bands([*WHITES, _band("white", lab)], REFERENCE) == {}
+
+
+def test_read_flowers_reads_a_paled_blue_band_blue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a photo, a glare over a blue tile pales its band to nearly white; beside two white tiles in
+    the photo's own light, the reader reads it blue."""
+    garden = Garden(
+        board_flower="pink",
+        tiles=(
+            Tile(row=2, col=1, level=1, flower="white"),
+            Tile(row=2, col=4, level=1, flower="blue"),
+            Tile(row=4, col=2, level=1, flower="white"),
+        ),
+    )
+    photo = render_photo(garden, 5, size=(1200, 900), height_mm=430, tilt_deg=10)
+    cam = Camera.from_dict(photo.truth["camera"])
+    finds = [
+        TileFind(t.row, t.col, t.level, 0.0, {}, 20, t.placement) for t in truth_tiles(photo.truth, REFERENCE)
+    ]
+    blue = next(f for f in finds if (f.row, f.col) == (2, 4))
+    mask = np.zeros(photo.image.shape[:2], np.uint8)
+    tiles.hide(mask, tiles.tile_polygon(cam, REFERENCE, blue.row, blue.col, blue.level, blue.placement))
+    glare = photo.image.astype(np.float32)
+    glare[mask > 0] = glare[mask > 0] * (1 - GLARE) + 255.0 * GLARE
+    image = glare.astype(np.uint8)
+    lab = band_lab(image, cam, REFERENCE, finds, board_gain(image, cam, REFERENCE))
+    with monkeypatch.context() as m:
+        m.setattr(flowers, "WASHED_MIN", np.inf)  # compared with the print's white only
+        assert _flowers(lab, image, cam, finds) == ["white", "white", "white"]
+    assert _flowers(lab, image, cam, finds) == ["white", "blue", "white"]
+    assert blue.flower_scores["blue"] < 0.9  # a doubt

@@ -9,6 +9,8 @@ a calibrated profile reads another edition.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -30,17 +32,26 @@ NEUTRAL_CHROMA = 10.0  #: a flower printed with less chroma than this (Lab) is a
 
 
 def classify(lab_pixels: np.ndarray, profile: Profile) -> tuple[str, dict[str, float]]:
-    """The flower whose colour is nearest to the pixels' median (chroma weighs twice the lightness),
-    with a score per flower (0..1, softmax of the distances).
+    """The flower of a band's pixels (Lab): :func:`classify_colour` of their median."""
+    if not len(lab_pixels):
+        return "", {}
+    return classify_colour(band_colour(lab_pixels), profile)
+
+
+def band_colour(lab_pixels: np.ndarray) -> np.ndarray:
+    """A band's colour: the median of its pixels (Lab)."""
+    return np.median(lab_pixels.reshape(-1, 3), axis=0)
+
+
+def classify_colour(med: np.ndarray, profile: Profile) -> tuple[str, dict[str, float]]:
+    """The flower whose colour is nearest to ``med`` (a band's median, Lab; chroma weighs twice the
+    lightness), with a score per flower (0..1, softmax of the distances).
 
     Glare and a phone's processing wash a band out towards white: its hue stays, its chroma drops.
     So against a coloured flower the median's chroma is first raised towards that flower's (by up to
     :data:`MAX_FADE` times); against white it is taken as it is, and a white band, nearly without
     chroma, stays nearer white than any coloured flower raised that much."""
     refs = flower_lab(profile)
-    if not len(lab_pixels):
-        return "", {}
-    med = np.median(lab_pixels.reshape(-1, 3), axis=0)
     chroma = float(np.hypot(med[1], med[2]))
     w = np.array([0.5, 1.0, 1.0])
     d = {}
@@ -57,6 +68,73 @@ def classify(lab_pixels: np.ndarray, profile: Profile) -> tuple[str, dict[str, f
     p /= p.sum()
     scores = {n: float(pi) for n, pi in zip(d, p, strict=True)}
     return min(d, key=d.get), scores
+
+
+#: a band as read: its flower, that flower's score, how many pixels it was seen by, its colour (Lab)
+Band = tuple[str, float, int, np.ndarray]
+#: the photo's own white: the median colour of the bands read white this surely (and seen on this many
+#: pixels), from this many bands at least
+WHITE_SURE, WHITE_PIXELS, WHITE_BANDS = 0.85, 100, 2
+#: a band read white that stands this far (Lab chroma) from the photo's own white towards the cool
+#: flower (the bluest one), within this angle of its hue, and no darker than the whites by more than
+#: WASHED_SHADE, is that flower washed out (glare, haze): on development photos the white bands stood
+#: at most 8 that way from their photo's whites, the washed blue ones 11-22; a white in a deep shadow
+#: takes a cool tint too (up to 20 that way, 24-33 darker than the whites), so a band that dark is
+#: left white
+WASHED_MIN, WASHED_ANGLE, WASHED_SHADE = 9.0, 35.0, 20.0
+WASHED_SCORE = 0.6  #: the score of a band so read (a doubt)
+
+
+def neutral_flower(profile: Profile) -> str | None:
+    """The flower printed without a hue (white), if the edition has one."""
+    for name, r in flower_lab(profile).items():
+        if float(np.hypot(r[1], r[2])) < NEUTRAL_CHROMA:
+            return name
+    return None
+
+
+def photo_white(bands: Sequence[Band], profile: Profile) -> np.ndarray | None:
+    """The colour (Lab) white bands show in this photo, from every tile's ``bands``; None with too few
+    sure white bands to tell."""
+    white = neutral_flower(profile)
+    sure = [c for f, s, n, c in bands if f == white and s >= WHITE_SURE and n >= WHITE_PIXELS]
+    if len(sure) < WHITE_BANDS:
+        return None
+    return np.median(np.array(sure), axis=0)
+
+
+def washed_bands(bands: Sequence[Band], profile: Profile) -> dict[int, str]:
+    """Of every tile's ``bands``, those read white that show a cool flower washed out once compared with
+    the photo's own white (:func:`photo_white`): their index, with that flower."""
+    white = photo_white(bands, profile)
+    neutral = neutral_flower(profile)
+    if white is None:
+        return {}
+    out = {}
+    for i, (flower, _, _, colour) in enumerate(bands):
+        if flower == neutral and (washed := washed_flower(colour, white, profile)):
+            out[i] = washed
+    return out
+
+
+def washed_flower(colour: np.ndarray, white: np.ndarray, profile: Profile) -> str | None:
+    """The cool flower a band read white shows once compared with the photo's own white (``white``,
+    :func:`photo_white`) rather than the print's: glare or a haze pales a blue band to a bluish white,
+    which only the white bands of the same photo tell apart (see :data:`WASHED_MIN`)."""
+    refs = flower_lab(profile)
+    neutral = neutral_flower(profile)
+    if neutral is None:
+        return None
+    coloured = {n: r for n, r in refs.items() if n != neutral}
+    cool = min(coloured, key=lambda n: coloured[n][2] - refs[neutral][2])  # most towards blue (-b)
+    way = coloured[cool][1:] - refs[neutral][1:]
+    way = way / np.linalg.norm(way)
+    off = colour - white
+    along = float(off[1:] @ way)
+    if along < WASHED_MIN or off[0] < -WASHED_SHADE:
+        return None
+    angle = np.degrees(np.arccos(np.clip(along / max(float(np.linalg.norm(off[1:])), 1e-9), -1.0, 1.0)))
+    return cool if angle <= WASHED_ANGLE else None
 
 
 def band_pixels(

@@ -187,6 +187,7 @@ def read_flowers(
     image points whose convex hull holds it). A piece on a tile one level down can cover a band too:
     stairs rise to the tile above."""
     hidden = np.zeros(lab.shape[:2], np.uint8)
+    seen = []  #: each tile's band: (tile, its pixels' count, their colour)
     for f in sorted(finds, key=lambda f: -f.level):
         where = (f.row, f.col, f.level, f.placement)
         px = None
@@ -198,8 +199,20 @@ def read_flowers(
             px = flowers.band_pixels(lab, green_map, cam, profile, *where, past)
         if px is None or len(px) < MIN_BAND_PX:
             px = flowers.band_pixels(lab, green_map, cam, profile, *where, hidden)
-        f.flower, f.flower_scores = flowers.classify(px, profile)
+        colour = flowers.band_colour(px) if len(px) else None
+        f.flower, f.flower_scores = flowers.classify_colour(colour, profile) if len(px) else ("", {})
+        if colour is not None:
+            seen.append((f, len(px), colour))
         tiles.hide(hidden, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
+    # a band washed out to a bluish white, told by the photo's own white bands
+    bands = [(f.flower, f.flower_scores[f.flower], n, colour) for f, n, colour in seen]
+    for i, washed in flowers.washed_bands(bands, profile).items():
+        f = seen[i][0]
+        f.flower_scores = dict.fromkeys(f.flower_scores, 0.0) | {
+            washed: flowers.WASHED_SCORE,
+            f.flower: 1.0 - flowers.WASHED_SCORE,
+        }
+        f.flower = washed
 
 
 def _moved_px(a: Camera, b: Camera, profile: Profile) -> float:
