@@ -332,6 +332,20 @@ def test_levels_of_a_tall_stack(tall):
     assert all(t.level in t.level_scores for t in reading.tiles)
 
 
+def test_a_fit_on_the_plane_above_level_5_is_no_tile(tall, monkeypatch):
+    """The sixth plane is swept (a level-5 tile is judged against a plane on either side), but the photos
+    show levels 1 to 5: what fits that plane best (a tablecloth's green stripe) is not a tile."""
+    from vision.read import tiles as tiles_stage
+
+    path, _ = tall
+    junk = tiles_stage.TileFind(0, 0, tiles_stage.TOP_LEVEL + 1, 0.1, {}, 30, (0.0, 0.0, 0.0))
+    bare = tiles_stage.shift_off_bare
+    monkeypatch.setattr(tiles_stage, "shift_off_bare", lambda *a: [*bare(*a), junk])
+    reading = read_photo(path)
+    assert reading.garden.max_level == tiles_stage.TOP_LEVEL  # the stack's top tile is read ...
+    assert all(t.level <= tiles_stage.TOP_LEVEL for t in reading.garden.tiles)  # ... the junk is not
+
+
 def test_a_tile_read_from_the_piece_on_it_is_warned_and_lowers_the_confidence(tall, monkeypatch):
     """The top tile handed over as if a piece had implied it: the same garden, a ``tile-inferred``
     warning on its cells, at most half sure of it, and less sure of the whole reading."""

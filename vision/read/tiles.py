@@ -45,6 +45,12 @@ from vision.read.tilefit import LevelFit
 log = logging.getLogger(__name__)
 
 BLOCKS = GRID - 1  #: a tile's top-left cell is in 0..6
+#: the photos to read show levels 1 to 5 (spec section 3). The plane above is swept too: a level-5 tile
+#: is judged against a plane on either side, and a fit that no level explains has a plane to go to
+#: (swept on levels 1 to 5 only, such fits were taken on lower planes instead: on development photos, a
+#: tile not there and a level one off); a tile read on it is none (all those read on development
+#: photos were fits of a clutter's or a tile's edges, not tiles)
+TOP_LEVEL = 5
 MIN_GREEN = 0.2  #: share of a proposal's field samples that must be green
 GREEN_SHARE = 0.5  #: ... and at least this share of the greenest level's, on the same block
 MAX_LEVELS_TRIED = 4  #: a block is fitted on at most this many of its greenest levels
@@ -487,7 +493,7 @@ def solve(
                 )
                 if x0 < x1 and y0 < y1 and change[y0:y1, x0:x1].any():
                     stale.add((r2, c2, k2))
-    return shift_off_bare(img, cam, profile, found)
+    return [f for f in shift_off_bare(img, cam, profile, found) if f.level <= TOP_LEVEL]
 
 
 def bare_fields(
