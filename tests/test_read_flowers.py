@@ -52,14 +52,19 @@ TILES = Garden(
 )
 
 
-@pytest.fixture(scope="module")
-def tiles_shot():
-    photo = render_photo(TILES, 5, size=(1200, 900), height_mm=430, tilt_deg=10)
+def _shot(garden: Garden) -> tuple[np.ndarray, Camera, list[TileFind]]:
+    """A photo of ``garden``, its camera, and its tiles as read where they truly stand."""
+    photo = render_photo(garden, 5, size=(1200, 900), height_mm=430, tilt_deg=10)
     cam = Camera.from_dict(photo.truth["camera"])
     finds = [
         TileFind(t.row, t.col, t.level, 0.0, {}, 20, t.placement) for t in truth_tiles(photo.truth, REFERENCE)
     ]
     return photo.image, cam, finds
+
+
+@pytest.fixture(scope="module")
+def tiles_shot():
+    return _shot(TILES)
 
 
 def _flowers(lab: np.ndarray, image: np.ndarray, cam: Camera, finds: list[TileFind]) -> list[str]:
@@ -166,23 +171,12 @@ def test_a_white_band_a_little_off_the_photos_whites_stays_white(lab) -> None:
 def test_read_flowers_reads_a_paled_blue_band_blue(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a photo, a glare over a blue tile pales its band to nearly white; beside two white tiles in
     the photo's own light, the reader reads it blue."""
-    garden = Garden(
-        board_flower="pink",
-        tiles=(
-            Tile(row=2, col=1, level=1, flower="white"),
-            Tile(row=2, col=4, level=1, flower="blue"),
-            Tile(row=4, col=2, level=1, flower="white"),
-        ),
-    )
-    photo = render_photo(garden, 5, size=(1200, 900), height_mm=430, tilt_deg=10)
-    cam = Camera.from_dict(photo.truth["camera"])
-    finds = [
-        TileFind(t.row, t.col, t.level, 0.0, {}, 20, t.placement) for t in truth_tiles(photo.truth, REFERENCE)
-    ]
+    blue_tile = Tile(row=2, col=4, level=1, flower="blue")  # in the place of the yellow one
+    photo, cam, finds = _shot(TILES.model_copy(update={"tiles": (TILES.tiles[0], blue_tile, TILES.tiles[2])}))
     blue = next(f for f in finds if (f.row, f.col) == (2, 4))
-    mask = np.zeros(photo.image.shape[:2], np.uint8)
+    mask = np.zeros(photo.shape[:2], np.uint8)
     tiles.hide(mask, tiles.tile_polygon(cam, REFERENCE, blue.row, blue.col, blue.level, blue.placement))
-    glare = photo.image.astype(np.float32)
+    glare = photo.astype(np.float32)
     glare[mask > 0] = glare[mask > 0] * (1 - GLARE) + 255.0 * GLARE
     image = glare.astype(np.uint8)
     lab = band_lab(image, cam, REFERENCE, finds, board_gain(image, cam, REFERENCE))
