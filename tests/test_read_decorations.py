@@ -595,3 +595,33 @@ def test_stairs_up_to_a_field_of_another_symbol_are_no_stairs(shot) -> None:
 
     assert ((3, 2), (4, 2)) in read("stairs")
     assert ((3, 2), (4, 2)) not in read("bridge")
+
+
+def test_a_statue_is_judged_in_no_more_light_than_its_plaque_shows(shot, monkeypatch) -> None:
+    """A haze or a flat phone look brightens the garden green far more than the near-white plaques: the
+    light measured on the green ring round a statue's field then leaves its bronze too dark for bronze.
+    The plaque's cream caps the light a statue is judged in."""
+    from vision.profile import linear_to_srgb, srgb_to_linear
+    from vision.read import decorations
+    from vision.read.decorations import SHIFTS_MM, THRESHOLDS, candidates, is_green
+    from vision.read.views import board_gain
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    statue = next(c for c in candidates(surf) if c.kind == "statue" and c.cells == ((4, 3),))
+    u, v = np.round(cam.project(surf.field((4, 3), 2)[None])[0]).astype(int)
+    box = photo.image[v - 60 : v + 60, u - 60 : u + 60]
+    lin = srgb_to_linear(box.astype(np.float32) / 255.0)
+    green = is_green(lin.reshape(-1, 3)).reshape(box.shape[:2])
+    hazed = photo.image.copy()
+    bright = np.clip(linear_to_srgb(np.clip(lin * 4.0, 0, 1)) * 255, 0, 255).astype(np.uint8)
+    hazed[v - 60 : v + 60, u - 60 : u + 60][green] = bright[green]  # the green ring 4 times as bright
+    gain = board_gain(photo.image, cam, REFERENCE)
+
+    def score() -> float:
+        return Scorer(hazed, cam, surf, REFERENCE, gain).evidence([statue], SHIFTS_MM)[0].score
+
+    with monkeypatch.context() as m:
+        m.setattr(decorations, "PLAQUE_LIGHT", 1e-9)  # no cap: judged in the green's light
+        assert score() < THRESHOLDS["statue"]
+    assert score() >= THRESHOLDS["statue"]
