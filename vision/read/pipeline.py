@@ -199,10 +199,12 @@ def read_flowers(
             px = flowers.band_pixels(lab, green_map, cam, profile, *where, past)
         if px is None or len(px) < MIN_BAND_PX:
             px = flowers.band_pixels(lab, green_map, cam, profile, *where, hidden)
-        colour = flowers.band_colour(px) if len(px) else None
-        f.flower, f.flower_scores = flowers.classify_colour(colour, profile) if len(px) else ("", {})
-        if colour is not None:
+        if len(px):
+            colour = flowers.band_colour(px)
+            f.flower, f.flower_scores = flowers.classify_colour(colour, profile)
             seen.append((f, len(px), colour))
+        else:
+            f.flower, f.flower_scores = "", {}
         tiles.hide(hidden, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
     # a band washed out to a bluish white, told by the photo's own white bands
     bands = [(f.flower, f.flower_scores[f.flower], n, colour) for f, n, colour in seen]
