@@ -93,48 +93,44 @@ def neutral_flower(profile: Profile) -> str | None:
     return None
 
 
-def photo_white(bands: Sequence[Band], profile: Profile) -> np.ndarray | None:
-    """The colour (Lab) white bands show in this photo, from every tile's ``bands``; None with too few
-    sure white bands to tell."""
-    white = neutral_flower(profile)
-    sure = [c for f, s, n, c in bands if f == white and s >= WHITE_SURE and n >= WHITE_PIXELS]
+def photo_white(bands: Sequence[Band], neutral: str) -> np.ndarray | None:
+    """The colour (Lab) white bands show in this photo, from every tile's ``bands`` (``neutral``: the
+    white flower's name); None with too few sure white bands to tell."""
+    sure = [c for f, s, n, c in bands if f == neutral and s >= WHITE_SURE and n >= WHITE_PIXELS]
     if len(sure) < WHITE_BANDS:
         return None
     return np.median(np.array(sure), axis=0)
 
 
 def washed_bands(bands: Sequence[Band], profile: Profile) -> dict[int, str]:
-    """Of every tile's ``bands``, those read white that show a cool flower washed out once compared with
-    the photo's own white (:func:`photo_white`): their index, with that flower."""
-    white = photo_white(bands, profile)
+    """Of every tile's ``bands``, those read white that show the cool flower (the bluest one) washed out
+    once compared with the photo's own white (:func:`photo_white`) rather than the print's: glare or a
+    haze pales a blue band to a bluish white, which only the white bands of the same photo tell apart
+    (see :data:`WASHED_MIN`). Their index, with that flower."""
     neutral = neutral_flower(profile)
+    white = photo_white(bands, neutral) if neutral else None
     if white is None:
         return {}
-    out = {}
-    for i, (flower, _, _, colour) in enumerate(bands):
-        if flower == neutral and (washed := washed_flower(colour, white, profile)):
-            out[i] = washed
-    return out
-
-
-def washed_flower(colour: np.ndarray, white: np.ndarray, profile: Profile) -> str | None:
-    """The cool flower a band read white shows once compared with the photo's own white (``white``,
-    :func:`photo_white`) rather than the print's: glare or a haze pales a blue band to a bluish white,
-    which only the white bands of the same photo tell apart (see :data:`WASHED_MIN`)."""
     refs = flower_lab(profile)
-    neutral = neutral_flower(profile)
-    if neutral is None:
-        return None
     coloured = {n: r for n, r in refs.items() if n != neutral}
-    cool = min(coloured, key=lambda n: coloured[n][2] - refs[neutral][2])  # most towards blue (-b)
+    cool = min(coloured, key=lambda n: coloured[n][2])  # most towards blue (-b)
     way = coloured[cool][1:] - refs[neutral][1:]
     way = way / np.linalg.norm(way)
-    off = colour - white
+    return {
+        i: cool
+        for i, (flower, _, _, colour) in enumerate(bands)
+        if flower == neutral and _leans(colour - white, way)
+    }
+
+
+def _leans(off: np.ndarray, way: np.ndarray) -> bool:
+    """Whether a band ``off`` its photo's white (Lab) leans far enough along ``way`` (a unit hue
+    direction, a b), near enough its hue, and is not a shadow's darker white."""
     along = float(off[1:] @ way)
     if along < WASHED_MIN or off[0] < -WASHED_SHADE:
-        return None
+        return False
     angle = np.degrees(np.arccos(np.clip(along / max(float(np.linalg.norm(off[1:])), 1e-9), -1.0, 1.0)))
-    return cool if angle <= WASHED_ANGLE else None
+    return bool(angle <= WASHED_ANGLE)
 
 
 def band_pixels(
