@@ -244,10 +244,13 @@ def _project_on_tiles(
     x, y = q[:, 0] / q[:, 2], q[:, 1] / q[:, 2]
     if cam.distorted:
         scale = radial_distort_scale(x * x + y * y, cam.k1, cam.k2)
-        x, y = x * scale, y * scale
-    out = np.empty((len(blocks), len(local), 2))
-    out[..., 0] = cam.fx * x + cam.cx
-    out[..., 1] = cam.fy * y + cam.cy
+        x *= scale
+        y *= scale
+    out = np.empty((len(blocks), len(local), 2))  # (in place: these arrays are large)
+    np.multiply(x, cam.fx, out=out[..., 0])
+    np.multiply(y, cam.fy, out=out[..., 1])
+    out[..., 0] += cam.cx
+    out[..., 1] += cam.cy
     return out.reshape(-1, 2)
 
 
@@ -579,6 +582,9 @@ def fit_levels(
         alive = [i for i, _ in kept]
         if not alive:
             break
+        # the edge pixels of all tiles lens-corrected at once (one call instead of one per tile)
+        px = [m.px for _, m in kept]
+        undistorted = np.split(cam.undistort_pixels(np.concatenate(px)), np.cumsum([len(q) for q in px])[:-1])
         # the height may move a little from the level's: the camera is not exact, boards warp, tiles bow
         fitted, res, _ = fit_undistorted_many(
             cam,
@@ -586,7 +592,7 @@ def fit_levels(
             [tiles[i][:2] for i in alive],
             poses[alive],
             [pts[m.idx] for _, m in kept],
-            [cam.undistort_pixels(m.px) for _, m in kept],
+            undistorted,
             [m.normals for _, m in kept],
             height_sigma=HEIGHT_SIGMA,
         )
