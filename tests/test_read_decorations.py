@@ -312,6 +312,27 @@ def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) 
     assert shown == {"bronze": False, "ink": True}
 
 
+def test_a_statue_half_in_its_own_shade_is_no_icon_ink(shot) -> None:
+    """A statue's shaded side and the shadow round its base are as dark as ink against the plaque, and may
+    be more than half of what is seen of it; its lit side is not: the brighter quarter tells bronze from
+    an icon's ink, dark all over."""
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    scorer = Scorer(photo.image, cam, surf, REFERENCE, np.ones(3))
+    statue = next(c for c in candidates(surf) if c.kind == "statue" and c.cells == ((4, 3),))
+    parts = list(piece_parts(REFERENCE, "statue"))
+    n = len(parts[0].points)
+    colours = palette(REFERENCE)
+    scorer._cream[statue.fields[0]] = (float(colours["plaque"].sum()), np.zeros(3))
+    bounds = np.array([0, n, n + 1])  # the statue's bronze, then one point of its clear part
+    shaded = round(0.6 * n)
+    bronze = np.vstack([np.tile(colours["ink"], (shaded, 1)), np.tile(colours["bronze"], (n - shaded, 1))])
+    for body, read_as_ink in ((bronze, False), (np.tile(colours["ink"], (n, 1)), True)):
+        lin = np.vstack([body, colours["plaque"]])
+        inky = scorer._inky([statue], [0, 0], parts, bounds, lin, np.ones(n + 1, bool))
+        assert bool(inky[0]) == read_as_ink
+
+
 #: the colours `babylon calibrate` measured for the variant edition from 5 of its photos: its icons print
 #: in dark blue, nearly the hue of its belvedere's blue dome (measured darker and greyer, as lit from above)
 VARIANT_AS_CALIBRATED = dataclasses.replace(
