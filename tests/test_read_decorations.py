@@ -261,6 +261,19 @@ def test_a_doubtful_statue_where_stairs_look_sure_is_the_stairs(
         assert got == ({stairs} if read == "stairs" else {("statue", (cell,))})
 
 
+@pytest.mark.parametrize("sign", [((1, 2), 2), ((2, 1), 2)])
+def test_stairs_climb_to_the_field_that_shows_their_symbol(
+    shot, monkeypatch: pytest.MonkeyPatch, sign: tuple
+) -> None:
+    """Two ways up from one lower field may both look like stairs: the field they climb to, which they
+    leave free, shows the stairs' symbol."""
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(0, 2, 2), PlacedTile(2, 0, 2)]
+    north, west = ("stairs", ((2, 2), (1, 2))), ("stairs", ((2, 2), (2, 1)))
+    looks = {north: (1.0, 1.0), west: (0.98, 1.0)}
+    got = _read_with_looks(shot, monkeypatch, tiles, looks, {sign: ("stairs", 1.0)})
+    assert got == {north if sign[0] == (1, 2) else west}
+
+
 @pytest.mark.parametrize(
     ("belvedere", "stairs", "read"), [(1.0, 1.0, True), (0.0, 1.0, False), (1.0, 0.9, False)]
 )
