@@ -304,6 +304,22 @@ def test_a_doubtful_statue_on_a_bridge_icon_read_clearly_is_the_icon(
     assert (piece in got) == read
 
 
+@pytest.mark.parametrize(
+    ("stairs", "symbol", "read"),
+    [(0.6, ("bridge", 1.0), False), (0.6, ("fountain", 0.5), True), (0.9, ("fountain", 1.0), True)],
+)
+def test_doubtful_stairs_on_a_field_whose_icon_reads_clearly_are_the_icon(
+    shot, monkeypatch: pytest.MonkeyPatch, stairs: float, symbol: tuple, read: bool
+) -> None:
+    """Stairs standing on a field would hide its icon: stairs that only half look themselves where the
+    lower field's icon reads clearly as another symbol are not there (grey treads seen from above may
+    read as an icon, but then the stairs look surely themselves)."""
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(0, 2, 2)]
+    piece = ("stairs", ((2, 2), (1, 2)))
+    got = _read_with_looks(shot, monkeypatch, tiles, {piece: (stairs, 1.0)}, {((2, 2), 1): symbol})
+    assert (piece in got) == read
+
+
 def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) -> None:
     """A bold icon on an empty plaque hides its cream middle and shades into tan at its edges, like a
     statue seen from above; but its ink is some ten times darker against the plaque than bronze."""

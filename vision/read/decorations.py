@@ -1310,11 +1310,15 @@ MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged .
 #: tile's overhang hides all but a glimpse of the stairs. On development photos read with their true
 #: tiles, stairs seen by less than 15% and scored 0.97 or more: 4 right and none wrong under a belvedere,
 #: 1 right and 1 wrong elsewhere
-#: a statue scored under this on a field whose icon reads as a bridge's this clearly (or more) is that
-#: icon: the bridge's wide dark arch hides the plaque's middle as a statue's base does, in the bronze's
-#: hue (a statue on its field hides most of the icon; on development photos read with their true tiles,
-#: the 4 statues so read that scored 0.56-0.59 were the icon, the 5 right ones scored 0.88-1)
-ICON_STATUE = 0.75
+#: a piece scored under this on its (lower) field, whose icon reads as one of these symbols clearly
+#: (:data:`ICON_CLEAR`), is that icon: a piece standing on the field would hide most of it.
+#: A statue: the bridge's wide dark arch hides the plaque's middle as a statue's base does, in the
+#: bronze's hue (on development photos read with their true tiles, the 4 statues so read that scored
+#: 0.56-0.59 were the icon, the 5 right ones scored 0.88-1). Stairs: the grey treads seen from above
+#: read as the fountain's or a statue's icon, more rarely a bridge's, but the stairs look surely
+#: themselves (420 development photos: of the stairs scored under 0.7 and read, the 4 on a clear icon
+#: were all wrong; the right ones on a clear icon scored 1.0 but one, 0.9)
+ICON_DOUBT = {"statue": (0.75, ("bridge",)), "stairs": (0.7, ("statue", "fountain", "bridge"))}
 ICON_CLEAR = 0.9
 #: the order in which kinds claim their fields: a piece that spans more explains what a smaller one
 #: standing on one of its fields would see (a bridge's end looks like a terracotta statue); stairs,
@@ -1509,9 +1513,9 @@ def read_decorations(
                     continue
                 if kind == "statue" and ev.score < STATUE_UNDER_STAIRS and stairs_sure(c.fields[0], sure):
                     continue
-                if kind == "statue" and ev.score < ICON_STATUE and field_symbols:
+                if kind in ICON_DOUBT and ev.score < ICON_DOUBT[kind][0] and field_symbols:
                     sym, clear = field_symbols.get(c.fields[0], (None, 0.0))
-                    if sym == "bridge" and clear >= ICON_CLEAR:
+                    if sym in ICON_DOUBT[kind][1] and clear >= ICON_CLEAR:
                         continue
                 unread = [f for f in c.fields if surf.unread(*f)]
                 if unread:
