@@ -261,6 +261,24 @@ def test_a_doubtful_statue_where_stairs_look_sure_is_the_stairs(
         assert got == ({stairs} if read == "stairs" else {("statue", (cell,))})
 
 
+@pytest.mark.parametrize("belvedere", [True, False])
+def test_a_glimpse_of_a_fountain_under_a_belvedere_is_the_fountain(
+    shot, monkeypatch: pytest.MonkeyPatch, belvedere: bool
+) -> None:
+    """The same for a fountain: seen by a glimpse, and not given up for a dome seen where its water shows
+    on its other field."""
+    tiles = [PlacedTile(2, 0, 1), PlacedTile(2, 2, 1), PlacedTile(1, 2, 3)]
+    fountain = ("fountain", ((2, 1), (2, 2)))
+    above = ("belvedere", ((2, 2),))
+    for seen, dome in ((0.1, None), (0.3, ("belvedere", ((2, 1),)))):
+        looks = {fountain: (1.0, seen), above: (1.0 if belvedere else 0.0, 1.0)}
+        if dome:
+            looks[dome] = (1.0, 1.0)
+        got = _read_with_looks(shot, monkeypatch, tiles, looks)
+        assert (fountain in got) == belvedere
+        assert (dome in got) == (dome is not None and not belvedere)
+
+
 @pytest.mark.parametrize("sign", [((1, 2), 2), ((2, 1), 2)])
 def test_stairs_climb_to_the_field_that_shows_their_symbol(
     shot, monkeypatch: pytest.MonkeyPatch, sign: tuple
