@@ -307,62 +307,38 @@ def test_a_glimpse_of_stairs_under_a_belvedere_is_the_stairs(
     assert (piece in got) == read
 
 
-@pytest.mark.parametrize(
-    ("statue", "symbol", "read"),
-    [(0.6, ("bridge", 1.0), False), (0.6, ("bridge", 0.5), True), (0.9, ("bridge", 1.0), True)],
-)
-def test_a_doubtful_statue_on_a_bridge_icon_read_clearly_is_the_icon(
-    shot, monkeypatch: pytest.MonkeyPatch, statue: float, symbol: tuple, read: bool
-) -> None:
-    """A bridge's wide dark arch hides the plaque's middle as a statue's base does, in the bronze's hue;
-    a statue standing there would hide most of it."""
-    tiles = [PlacedTile(2, 2, 1)]
-    piece = ("statue", ((2, 2),))
-    got = _read_with_looks(shot, monkeypatch, tiles, {piece: (statue, 1.0)}, {((2, 2), 1): symbol})
-    assert (piece in got) == read
+ON_ICON = {
+    "statue": (("statue", ((2, 2),)), [PlacedTile(2, 2, 1)]),
+    "stairs": (("stairs", ((2, 2), (1, 2))), [PlacedTile(2, 2, 1), PlacedTile(0, 2, 2)]),
+}
 
 
 @pytest.mark.parametrize(
-    ("stairs", "symbol", "read"),
-    [(0.6, ("bridge", 1.0), False), (0.6, ("fountain", 0.5), True), (0.9, ("fountain", 1.0), True)],
+    ("kind", "score", "symbol", "read"),
+    [
+        ("statue", 0.6, ("bridge", 1.0), False),
+        ("statue", 0.6, ("bridge", 0.5), True),
+        ("statue", 0.9, ("bridge", 1.0), True),
+        ("stairs", 0.6, ("bridge", 1.0), False),
+        ("stairs", 0.6, ("fountain", 0.5), True),
+        ("stairs", 0.9, ("fountain", 1.0), True),
+    ],
 )
-def test_doubtful_stairs_on_a_field_whose_icon_reads_clearly_are_the_icon(
-    shot, monkeypatch: pytest.MonkeyPatch, stairs: float, symbol: tuple, read: bool
+def test_a_doubtful_piece_on_a_field_whose_icon_reads_clearly_is_the_icon(
+    shot, monkeypatch: pytest.MonkeyPatch, kind: str, score: float, symbol: tuple, read: bool
 ) -> None:
-    """Stairs standing on a field would hide its icon: stairs that only half look themselves where the
-    lower field's icon reads clearly as another symbol are not there (grey treads seen from above may
-    read as an icon, but then the stairs look surely themselves)."""
-    tiles = [PlacedTile(2, 2, 1), PlacedTile(0, 2, 2)]
-    piece = ("stairs", ((2, 2), (1, 2)))
-    got = _read_with_looks(shot, monkeypatch, tiles, {piece: (stairs, 1.0)}, {((2, 2), 1): symbol})
+    """A piece standing on a field would hide most of its icon. A bridge's wide dark arch hides the
+    plaque's middle as a statue's base does, in the bronze's hue; stairs' grey treads seen from above
+    may read as an icon, but then they look surely themselves."""
+    piece, tiles = ON_ICON[kind]
+    got = _read_with_looks(shot, monkeypatch, tiles, {piece: (score, 1.0)}, {((2, 2), 1): symbol})
     assert (piece in got) == read
 
 
-def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) -> None:
-    """A bold icon on an empty plaque hides its cream middle and shades into tan at its edges, like a
-    statue seen from above; but its ink is some ten times darker against the plaque than bronze."""
-    photo, cam, tiles = shot
-    surf = Surfaces(tiles, REFERENCE)
-    scorer = Scorer(photo.image, cam, surf, REFERENCE, np.ones(3))
-    statue = next(c for c in candidates(surf) if c.kind == "statue" and c.cells == ((4, 3),))
-    n = len(piece_parts(REFERENCE, "statue")[0].points)
-    colours = palette(REFERENCE)
-    scorer._cream[statue.fields[0]] = (float(colours["plaque"].sum()), np.zeros(3))
-    bounds = np.array([0, n, n + 1])  # the statue's bronze, then one point of its clear part
-    shown = {}
-    for name in ("bronze", "ink"):
-        lin = np.vstack([np.tile(colours[name], (n, 1)), colours["plaque"]])
-        inky = scorer._inky(
-            [statue], [0, 0], list(piece_parts(REFERENCE, "statue")), bounds, lin, np.ones(n + 1, bool)
-        )
-        shown[name] = bool(inky[0])
-    assert shown == {"bronze": False, "ink": True}
-
-
-def test_a_statue_half_in_its_own_shade_is_no_icon_ink(shot) -> None:
-    """A statue's shaded side and the shadow round its base are as dark as ink against the plaque, and may
-    be more than half of what is seen of it; its lit side is not: the brighter quarter tells bronze from
-    an icon's ink, dark all over."""
+def _ink_judge(shot):
+    """The scorer, the statue candidate's bronze size, the palette and a judge of whether bronze points
+    (N, 3 linear colours) on the statue candidate of field (4, 3), its plaque's cream as printed, are
+    taken for icon ink."""
     photo, cam, tiles = shot
     surf = Surfaces(tiles, REFERENCE)
     scorer = Scorer(photo.image, cam, surf, REFERENCE, np.ones(3))
@@ -372,12 +348,31 @@ def test_a_statue_half_in_its_own_shade_is_no_icon_ink(shot) -> None:
     colours = palette(REFERENCE)
     scorer._cream[statue.fields[0]] = (float(colours["plaque"].sum()), np.zeros(3))
     bounds = np.array([0, n, n + 1])  # the statue's bronze, then one point of its clear part
-    shaded = round(0.6 * n)
-    bronze = np.vstack([np.tile(colours["ink"], (shaded, 1)), np.tile(colours["bronze"], (n - shaded, 1))])
-    for body, read_as_ink in ((bronze, False), (np.tile(colours["ink"], (n, 1)), True)):
+
+    def inky(body: np.ndarray) -> bool:
         lin = np.vstack([body, colours["plaque"]])
-        inky = scorer._inky([statue], [0, 0], parts, bounds, lin, np.ones(n + 1, bool))
-        assert bool(inky[0]) == read_as_ink
+        return bool(scorer._inky([statue], [0, 0], parts, bounds, lin, np.ones(n + 1, bool))[0])
+
+    return scorer, n, colours, inky
+
+
+def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) -> None:
+    """A bold icon on an empty plaque hides its cream middle and shades into tan at its edges, like a
+    statue seen from above; but its ink is some ten times darker against the plaque than bronze."""
+    _, n, colours, inky = _ink_judge(shot)
+    assert not inky(np.tile(colours["bronze"], (n, 1)))
+    assert inky(np.tile(colours["ink"], (n, 1)))
+
+
+def test_a_statue_half_in_its_own_shade_is_no_icon_ink(shot) -> None:
+    """A statue's shaded side and the shadow round its base are as dark as ink against the plaque, and may
+    be more than half of what is seen of it; its lit side is not: the brighter quarter tells bronze from
+    an icon's ink, dark all over."""
+    _, n, colours, inky = _ink_judge(shot)
+    shaded = round(0.6 * n)
+    body = np.vstack([np.tile(colours["ink"], (shaded, 1)), np.tile(colours["bronze"], (n - shaded, 1))])
+    assert not inky(body)
+    assert inky(np.tile(colours["ink"], (n, 1)))
 
 
 #: the colours `babylon calibrate` measured for the variant edition from 5 of its photos: its icons print
@@ -439,25 +434,12 @@ def test_the_photos_ink_rises_with_a_veil_of_light(icons_shot) -> None:
 def test_bold_icons_in_a_hazy_photo_are_no_statues(shot) -> None:
     """A veil lifts a bold icon's ink towards a statue's bronze in shadow; measured against the ink of
     the photo's other icons, it is still ink. Without the photo's ink, the printed ink's line passes it."""
-    photo, cam, tiles = shot
-    surf = Surfaces(tiles, REFERENCE)
-    scorer = Scorer(photo.image, cam, surf, REFERENCE, np.ones(3))
-    statue = next(c for c in candidates(surf) if c.kind == "statue" and c.cells == ((4, 3),))
-    parts = list(piece_parts(REFERENCE, "statue"))
-    n = len(parts[0].points)
-    colours = palette(REFERENCE)
+    scorer, n, colours, inky = _ink_judge(shot)
     veil = 0.06
     lifted = {name: (1 - veil) * colours[name] + veil * colours["plaque"] for name in ("ink", "bronze")}
-    scorer._cream[statue.fields[0]] = (float(colours["plaque"].sum()), np.zeros(3))
-    bounds = np.array([0, n, n + 1])  # the statue's bronze, then one point of its clear part
-
-    def inky(name: str) -> bool:
-        lin = np.vstack([np.tile(lifted[name], (n, 1)), colours["plaque"]])
-        return bool(scorer._inky([statue], [0, 0], parts, bounds, lin, np.ones(n + 1, bool))[0])
-
-    assert not inky("ink")  # the printed ink's line: a lifted ink passes for shaded bronze
+    assert not inky(np.tile(lifted["ink"], (n, 1)))  # the printed ink's line: a lifted ink passes for bronze
     scorer.ink = float(lifted["ink"].sum() / colours["plaque"].sum())  # as the photo's icons show it
-    assert inky("ink") and not inky("bronze")
+    assert inky(np.tile(lifted["ink"], (n, 1))) and not inky(np.tile(lifted["bronze"], (n, 1)))
 
 
 @pytest.mark.parametrize("kind", ["stairs", "statue"])
