@@ -349,9 +349,11 @@ def _ink_judge(shot):
     scorer._cream[statue.fields[0]] = (float(colours["plaque"].sum()), np.zeros(3))
     bounds = np.array([0, n, n + 1])  # the statue's bronze, then one point of its clear part
 
-    def inky(body: np.ndarray) -> bool:
+    def inky(body: np.ndarray, bronze: np.ndarray | None = None) -> bool:
+        """``bronze``: which points show the bronze's colour (default: all)."""
         lin = np.vstack([body, colours["plaque"]])
-        return bool(scorer._inky([statue], [0, 0], parts, bounds, lin, np.ones(n + 1, bool))[0])
+        hit = np.ones(n + 1, bool) if bronze is None else np.append(bronze, False)
+        return bool(scorer._inky([statue], [0, 0], parts, bounds, lin, np.ones(n + 1, bool), hit)[0])
 
     return scorer, n, colours, inky
 
@@ -366,13 +368,16 @@ def test_a_statue_as_dark_as_the_icon_ink_against_its_plaque_is_no_statue(shot) 
 
 def test_a_statue_half_in_its_own_shade_is_no_icon_ink(shot) -> None:
     """A statue's shaded side and the shadow round its base are as dark as ink against the plaque, and may
-    be more than half of what is seen of it; its lit side is not: the brighter quarter tells bronze from
-    an icon's ink, dark all over."""
+    be more than half of what is seen of it; its lit side is not: the brighter quarter of what shows the
+    bronze's hue tells bronze from an icon's ink, dark all over, or drawn in thin strokes with the
+    plaque's cream between them (not bronze)."""
     _, n, colours, inky = _ink_judge(shot)
     shaded = round(0.6 * n)
     body = np.vstack([np.tile(colours["ink"], (shaded, 1)), np.tile(colours["bronze"], (n - shaded, 1))])
     assert not inky(body)
     assert inky(np.tile(colours["ink"], (n, 1)))
+    strokes = np.vstack([np.tile(colours["ink"], (shaded, 1)), np.tile(colours["plaque"], (n - shaded, 1))])
+    assert inky(strokes, bronze=np.arange(n) < shaded)
 
 
 #: the colours `babylon calibrate` measured for the variant edition from 5 of its photos: its icons print

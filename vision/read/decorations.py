@@ -728,12 +728,14 @@ MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
 #: measured at most 1.01 times it, the statues' 1.64 and more (but 2 in a dim photo, 1.02-1.03);
 #: 0.75 = 0.58 x 1.3 lies between, and no statue read before falls under it
 INK_MARGIN = 0.75
-#: the part of a piece on a plaque that ink may mimic, the margin below the line between the two, and
-#: the percentile of the part's brightness compared with it. On variant photos read with a calibrated
-#: profile, a belvedere's dome (lit from above) measured 0.22-0.31 of its plaque's brightness, the dark
-#: blue icons 0.05-0.07, and the line lies at 0.12; no dome of the 200 development photos (140
-#: reference, 60 variant) fell under it
-INKY_PART = {"statue": ("bronze", INK_MARGIN, 75), "belvedere": ("teal", 1.0, 50)}
+#: the part of a piece on a plaque that ink may mimic, the margin below the line between the two, the
+#: percentile of the part's brightness compared with it, and whether only its points that show its
+#: colour count (a statue's: an icon drawn with thin strokes leaves the cream between them in sight,
+#: which is no brighter bronze; the ink of the strokes has the bronze's hue). On variant photos read
+#: with a calibrated profile, a belvedere's dome (lit from above) measured 0.22-0.31 of its plaque's
+#: brightness, the dark blue icons 0.05-0.07, and the line lies at 0.12; no dome of the 200 development
+#: photos (140 reference, 60 variant) fell under it
+INKY_PART = {"statue": ("bronze", INK_MARGIN, 75, True), "belvedere": ("teal", 1.0, 50, False)}
 ICON_DISC = _disc(4.5, 0.8)  #: round a plaque's centre: the middle of its icon (a 14 mm box)
 INK_SHARE = 10  #: a plaque's ink: this percentile of the brightness of its icon's middle
 INK_FIELDS = 6  #: the photo's ink is measured on this many plaques at least (else the profile's holds)
@@ -1057,13 +1059,15 @@ class Scorer:
         bounds: np.ndarray,
         lin: np.ndarray,
         ok: np.ndarray,
+        hit: np.ndarray | None = None,
     ) -> np.ndarray:
         """Per segment: whether it is the main part of a piece that stands on a plaque (a statue's bronze,
         a belvedere's dome) whose pixels are as dark, against the field's plaque, as the icon's ink
         rather than the piece (a bold icon drawing on an empty plaque covers its middle; an edition may
         print its icons in nearly the dome's hue). The line between the two is the geometric mean of
         their brightness over the plaque's, lowered by the piece's margin, and a percentile of the part's
-        brightness is held against it (:data:`INKY_PART`). A hazy photo adds a veil of light to every
+        brightness (of its points in sight, or of those that show its colour, ``hit``) is held against it
+        (:data:`INKY_PART`). A hazy photo adds a veil of light to every
         colour: the ink measured in the photo (:attr:`ink`) tells how much, and the piece's colour is
         lifted by as much."""
         out = np.zeros(len(owners), bool)
@@ -1076,7 +1080,7 @@ class Scorer:
         veil = (ink - printed) / (1.0 - ink)  #: (ink + veil) / (1 + veil) = the ink measured
         line = {
             kind: margin * math.sqrt(ink * (2.0 ** (logy[ix[colour]] - plaque) + veil) / (1.0 + veil))
-            for kind, (colour, margin, _) in INKY_PART.items()
+            for kind, (colour, margin, _, _) in INKY_PART.items()
         }
         y = lin.sum(axis=1)
         for si, ci in enumerate(owners):
@@ -1085,9 +1089,10 @@ class Scorer:
                 continue
             cream = self._cream[c.fields[0]][0]
             a, b = bounds[si], bounds[si + 1]
-            seen = y[a:b][ok[a:b]]
+            _, _, percentile, of_colour = INKY_PART[c.kind]
+            seen = y[a:b][ok[a:b] & hit[a:b]] if of_colour and hit is not None else y[a:b][ok[a:b]]
             if math.isfinite(cream) and len(seen) >= MIN_PART:
-                out[si] = float(np.percentile(seen, INKY_PART[c.kind][2])) < line[c.kind] * cream
+                out[si] = float(np.percentile(seen, percentile)) < line[c.kind] * cream
         return out
 
     def evidence(
@@ -1179,7 +1184,7 @@ class Scorer:
             hit[clear] = ~(creamy | green[clear])
         n_vis = np.bincount(seg_id, weights=ok, minlength=seg)
         n_hit = np.bincount(seg_id, weights=ok & hit, minlength=seg)
-        inky = self._inky(cands, owners, seg_parts, bounds, lin, ok)
+        inky = self._inky(cands, owners, seg_parts, bounds, lin, ok, hit)
         out = []
         j = 0
         for c in cands:
