@@ -896,6 +896,8 @@ class Scorer:
         self._classes = np.full(image.shape[0] * image.shape[1], -2, np.int8)  #: -2: not classified yet
         self._cream: dict[tuple[Cell, int], tuple[float, np.ndarray]] = {}
         self._cream_ref: tuple[float, np.ndarray] | None = None
+        #: the plaque's brightness in the profile (what a plaque's cream is measured against)
+        self._plaque_y = float(np.exp2(self.classifier.logy[self.classifier.index["plaque"]]))
         self.ink: float | None = None  #: the icons' ink over their plaques' cream (:meth:`measure_ink`)
         #: palette class (and -1, none) -> the print code of :func:`empty_print` it shows
         self.print_of_class = np.full(len(names) + 1, PRINT_UNKNOWN)
@@ -985,8 +987,7 @@ class Scorer:
         if c.kind == "statue":
             cream = self._cream[c.fields[0]][0]
             if math.isfinite(cream):
-                ref = float(np.exp2(self.classifier.logy[self.classifier.index["plaque"]]))
-                light = min(light, cream / ref / PLAQUE_LIGHT)
+                light = min(light, cream / self._plaque_y / PLAQUE_LIGHT)
         return light
 
     def leads(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
@@ -1067,9 +1068,8 @@ class Scorer:
         print its icons in nearly the dome's hue). The line between the two is the geometric mean of
         their brightness over the plaque's, lowered by the piece's margin, and a percentile of the part's
         brightness (of its points in sight, or of those that show its colour, ``hit``) is held against it
-        (:data:`INKY_PART`). A hazy photo adds a veil of light to every
-        colour: the ink measured in the photo (:attr:`ink`) tells how much, and the piece's colour is
-        lifted by as much."""
+        (:data:`INKY_PART`). A hazy photo adds a veil of light to every colour: the ink measured in the
+        photo (:attr:`ink`) tells how much, and the piece's colour is lifted by as much."""
         out = np.zeros(len(owners), bool)
         logy, ix = self.classifier.logy, self.classifier.index
         if "ink" not in ix:
@@ -1524,8 +1524,9 @@ def read_decorations(
                     continue
                 if c.hidden and ev.score < ON_HIDDEN_MIN:
                     continue
-                glimpse_ok = ev.visible > 0 and under_belvedere(ev)
-                if set(c.fields) & taken or ev.visible < MIN_VISIBLE and not glimpse_ok:
+                if set(c.fields) & taken:
+                    continue
+                if ev.visible < MIN_VISIBLE and not (ev.visible > 0 and under_belvedere(ev)):
                     continue
                 if kind == "statue" and ev.score < STATUE_UNDER_STAIRS and stairs_sure(c.fields[0], sure):
                     continue
