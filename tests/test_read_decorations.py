@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 import pytest
 from scipy.spatial import Delaunay
@@ -695,3 +696,36 @@ def test_a_statue_is_judged_in_no_more_light_than_its_plaque_shows(shot, monkeyp
         m.setattr(decorations, "PLAQUE_LIGHT", 1e-9)  # no cap: judged in the green's light
         assert score() < THRESHOLDS["statue"]
     assert score() >= THRESHOLDS["statue"]
+
+
+def test_stairs_rising_out_of_a_deep_shade_are_judged_in_the_photos_light(shot, monkeypatch) -> None:
+    """The green round both fields of stairs in a deep shade (a quarter of the light), the stairs
+    themselves lit: judged in the shade's light, their grey is as bright as a plaque's cream and they are
+    no stairs; judged in the light of the photo's typical field, they are."""
+    from vision.profile import linear_to_srgb, srgb_to_linear
+    from vision.read import decorations
+    from vision.read.decorations import SHIFTS_MM, THRESHOLDS, is_green
+
+    photo, cam, tiles = shot
+    stairs, surf, _ = _stairs_painted(shot, GREY_STONE)
+    lin = srgb_to_linear(photo.image.astype(np.float32) / 255.0)
+    shaded = photo.image.copy()
+    dark = np.clip(linear_to_srgb(lin * 0.25) * 255, 0, 255).astype(np.uint8)
+    ys, xs = np.mgrid[: shaded.shape[0], : shaded.shape[1]]
+    for cell, level in stairs.fields:  # the garden green within 16 mm of each field's centre
+        ring = np.array([[16 * np.cos(t), 16 * np.sin(t), 0.0] for t in np.linspace(0, 2 * np.pi, 24)])
+        centre = surf.field(cell, level)
+        (u, v), edge = cam.project(centre[None])[0], cam.project(centre + ring)
+        near = np.hypot(xs - u, ys - v) < np.linalg.norm(edge - (u, v), axis=1).min()
+        mask = near & is_green(lin.reshape(-1, 3)).reshape(near.shape)
+        shaded[mask] = dark[mask]
+    hull = cam.project(decorations._to_board(stairs, piece_hull(REFERENCE, stairs)))
+    cv2.fillConvexPoly(shaded, np.round(cv2.convexHull(hull.astype(np.float32))).astype(np.int32), GREY_STONE)
+
+    def score() -> float:
+        return Scorer(shaded, cam, surf, REFERENCE, np.ones(3)).evidence([stairs], SHIFTS_MM)[0].score
+
+    with monkeypatch.context() as m:
+        m.setattr(decorations, "SHADE", 0.0)  # judged in the light its fields' rings measure
+        assert score() < THRESHOLDS["stairs"]
+    assert score() >= THRESHOLDS["stairs"]

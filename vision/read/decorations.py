@@ -753,6 +753,13 @@ MIN_GREEN = 6  #: fewer green pixels round a field than this: its light is not m
 #: light is no more than its plaque's cream tells (on 420 development photos read with their true
 #: tiles, 3 statues more found, 1 more read wrongly; applied to every piece, bridges and stairs lost)
 PLAQUE_LIGHT = 0.775
+#: stairs whose fields' green rings measure less light than this share of the photo's typical field
+#: (:meth:`Scorer.typical_light`) are judged in that typical light: they rise out of the shade into the
+#: light, and their grey, judged in the shade's light, is as bright as a plaque's cream. On 420
+#: development photos read through the whole reader, the 2 stairs missed so had rings at 0.25 and 0.4
+#: of the typical light; lifting every stairs' light to the typical made 3 wrong stairs more, with
+#: rings at 0.51-0.9 of it
+SHADE = 0.5
 BAND_MARGIN = 0.7  #: mm kept inside a tile's flower band
 GREEN_MARGIN = 1.5  #: mm kept from the edges of the green (plaque, flowers, band, path): hand placement
 MIN_PART = 5  #: a "min" part with fewer visible points than this is not judged
@@ -896,6 +903,7 @@ class Scorer:
         self._classes = np.full(image.shape[0] * image.shape[1], -2, np.int8)  #: -2: not classified yet
         self._cream: dict[tuple[Cell, int], tuple[float, np.ndarray]] = {}
         self._cream_ref: tuple[float, np.ndarray] | None = None
+        self._typical: float | None = None
         #: the plaque's brightness in the profile (what a plaque's cream is measured against)
         self._plaque_y = float(np.exp2(self.classifier.logy[self.classifier.index["plaque"]]))
         self.ink: float | None = None  #: the icons' ink over their plaques' cream (:meth:`measure_ink`)
@@ -981,9 +989,12 @@ class Scorer:
         return np.array([self._light[f] for f in fields])
 
     def _piece_light(self, c: Candidate) -> float:
-        """The light on a candidate's fields (:meth:`lights`, measured first); a statue's, no more than
-        its plaque's cream tells (:data:`PLAQUE_LIGHT`)."""
+        """The light on a candidate's fields (:meth:`lights`, measured first); stairs', no less than the
+        photo's typical field's where their fields lie in a deep shade (:data:`SHADE`); a statue's, no
+        more than its plaque's cream tells (:data:`PLAQUE_LIGHT`)."""
         light = float(np.mean([self._light[f] for f in c.fields]))
+        if c.kind == "stairs" and light < SHADE * self.typical_light():
+            light = self.typical_light()
         if c.kind == "statue":
             cream = self._cream[c.fields[0]][0]
             if math.isfinite(cream):
@@ -1015,6 +1026,12 @@ class Scorer:
                 else:
                     self._cream[f] = (math.inf, np.zeros(3))
         return [self._cream[f] for f in fields]
+
+    def typical_light(self) -> float:
+        """The median light over the fields seen from above (:meth:`lights`)."""
+        if self._typical is None:
+            self._typical = float(np.median(self.lights(self.fields_seen))) if self.fields_seen else 1.0
+        return self._typical
 
     def cream_reference(self) -> tuple[float, np.ndarray]:
         """The plaques' cream in this photo: brightness over the light on its field, and chromaticity
