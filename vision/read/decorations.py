@@ -1077,7 +1077,7 @@ class Scorer:
         bounds: np.ndarray,
         lin: np.ndarray,
         ok: np.ndarray,
-        hit: np.ndarray | None = None,
+        hit: np.ndarray,
     ) -> np.ndarray:
         """Per segment: whether it is the main part of a piece that stands on a plaque (a statue's bronze,
         a belvedere's dome) whose pixels are as dark, against the field's plaque, as the icon's ink
@@ -1107,7 +1107,7 @@ class Scorer:
             cream = self._cream[c.fields[0]][0]
             a, b = bounds[si], bounds[si + 1]
             _, _, percentile, of_colour = INKY_PART[c.kind]
-            seen = y[a:b][ok[a:b] & hit[a:b]] if of_colour and hit is not None else y[a:b][ok[a:b]]
+            seen = y[a:b][ok[a:b] & hit[a:b]] if of_colour else y[a:b][ok[a:b]]
             if math.isfinite(cream) and len(seen) >= MIN_PART:
                 out[si] = float(np.percentile(seen, percentile)) < line[c.kind] * cream
         return out
