@@ -129,6 +129,20 @@ def test_pieces_may_stand_on_a_tile_hidden_under_a_higher_one() -> None:
     assert not any(c.kind == "fountain" and c.level == 1 for c in gap)
 
 
+def test_stairs_may_rise_from_under_a_higher_tile() -> None:
+    """A level-3 tile over a level-1 one of the same footprint (spec 1.1) leaves room under it for
+    stairs from the level-1 tile up to a level-2 tile beside it: seen on the upper field, their foot
+    on the tile hidden under the higher one (not read)."""
+    surf = Surfaces([PlacedTile(2, 2, 3), PlacedTile(0, 2, 2)], REFERENCE)
+    stairs = {(c.cells, c.levels, c.hidden) for c in candidates(surf) if c.kind == "stairs"}
+    assert (((2, 2), (1, 2)), (1, 2), True) in stairs and (((2, 3), (1, 3)), (1, 2), True) in stairs
+    # no foot under a tile of the upper field's level (no room for the stairs to rise)
+    over = Surfaces([PlacedTile(1, 2, 2), PlacedTile(2, 2, 3), PlacedTile(0, 4, 2)], REFERENCE)
+    assert not any(
+        c.kind == "stairs" and c.levels == (1, 2) and c.cells[0] in ((2, 2), (2, 3)) for c in candidates(over)
+    )
+
+
 def test_pieces_may_stand_on_a_tile_in_sight_but_not_read() -> None:
     """A fountain's other half, or the foot of stairs, may stand on a field in sight from above where no
     tile was read (the tile reader misses a low tile whose one field in sight holds the piece)."""
@@ -729,3 +743,99 @@ def test_stairs_rising_out_of_a_deep_shade_are_judged_in_the_photos_light(shot, 
         m.setattr(decorations, "SHADE", 0.0)  # judged in the light its fields' rings measure
         assert score() < THRESHOLDS["stairs"]
     assert score() >= THRESHOLDS["stairs"]
+
+
+def test_water_mirroring_a_light_is_all_but_white() -> None:
+    """Where the water mirrors a lamp it is nearly white, with a trace of its blue: that is water (when
+    far brighter than the lit water, :data:`GLARE_BRIGHT`); the warm whites of the rim and the plaques
+    and a plain neutral are not."""
+    from vision.read.decorations import Classifier
+
+    clf = Classifier(REFERENCE)
+    pal = palette(REFERENCE)
+    white = np.ones(3, np.float32)
+    mirrored = 0.85 * white + 0.15 * chroma(pal["water"])
+    assert clf.glare(mirrored[None], "water").all() and not clf.washed(mirrored[None], "water").any()
+    assert not clf.glare(np.array([pal["rim"], pal["plaque"], 0.9 * white]), "water").any()
+    # an edition with a white as cool as such glare (the variant's rim) tells no glare from it
+    cool = 0.85 * white + 0.15 * chroma(palette(VARIANT)["water"])
+    assert not Classifier(VARIANT).glare(cool[None], "water").any()
+
+
+def _painted_at(image: np.ndarray, cam: Camera, pts: np.ndarray, lin: np.ndarray) -> np.ndarray:
+    """``image`` with discs of the linear colour ``lin`` painted round the board points ``pts``."""
+    from vision.profile import linear_to_srgb
+
+    out = image.copy()
+    bgr = tuple(int(v) for v in np.round(linear_to_srgb(np.clip(lin, 0, 1)) * 255))
+    for u, v in cam.project(pts):
+        cv2.circle(out, (int(round(u)), int(round(v))), 4, bgr, -1)
+    return out
+
+
+def test_a_fountain_with_one_end_mirroring_a_light_is_a_fountain(shot, monkeypatch) -> None:
+    """A highlight over one end of the basin washes the water there to all but white: the fountain is
+    read still (each end must show water, so that a dome over one end is no fountain)."""
+    from vision.read import decorations
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    fountain = next(c for c in candidates(surf) if c.kind == "fountain" and c.cells == ((2, 3), (2, 4)))
+    end = piece_parts(REFERENCE, "fountain")[0].points
+    mirrored = 0.85 * np.ones(3, np.float32) + 0.15 * chroma(palette(REFERENCE)["water"])
+    glare = _painted_at(photo.image, cam, decorations._to_board(fountain, end), mirrored)
+
+    def score() -> float:
+        return Scorer(glare, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score
+
+    assert score() > 0.5
+    monkeypatch.setattr(decorations, "GLARE_BRIGHT", np.inf)
+    assert score() < 0.5
+
+
+def test_pale_water_a_little_dimmer_than_lit_water_is_water(shot, monkeypatch) -> None:
+    """A washed-out photo pales the water towards white with no highlight to brighten it: a quarter of
+    the way from white to its hue, at 0.92 of the lit water's brightness, it is water still."""
+    from vision.read import decorations
+    from vision.read.decorations import NEUTRAL
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    fountain = next(c for c in candidates(surf) if c.kind == "fountain" and c.cells == ((2, 3), (2, 4)))
+    scorer = Scorer(photo.image, cam, surf, REFERENCE, np.ones(3))
+    scorer.evidence([fountain])  # measures the light on its fields
+    lit = palette(REFERENCE)["water"]
+    pale = (NEUTRAL + 0.25 * (chroma(lit) - NEUTRAL)) * lit.sum() * 0.92 * scorer._piece_light(fountain)
+    water = np.vstack([p.points for p in piece_parts(REFERENCE, "fountain")[:3]])
+    painted = _painted_at(photo.image, cam, decorations._to_board(fountain, water), pale)
+
+    def score() -> float:
+        return Scorer(painted, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score
+
+    assert score() > 0.5
+    monkeypatch.setattr(decorations, "WASH_BRIGHT", 1.0)
+    assert score() < 0.5
+
+
+def test_stairs_rising_from_under_a_tile_are_told_by_their_stone(shot, monkeypatch) -> None:
+    """Stairs whose foot stands on a tile hidden under a higher one are judged on their treads alone (the
+    higher tile hides the field their cover part tests): grey stone there is stairs, while the board's
+    print, which shows under a tile where no lower tile stands, is not."""
+    from vision.profile import linear_to_srgb
+    from vision.read.decorations import ON_HIDDEN_MIN, SHIFTS_MM
+
+    photo, cam, tiles = shot
+    surf = Surfaces([t for t in tiles if t.level != 1 or t.col != 2] + [PlacedTile(2, 2, 3)], REFERENCE)
+    stairs = next(c for c in candidates(surf) if c.kind == "stairs" and c.cells == ((3, 2), (4, 2)))
+    assert stairs.hidden and stairs.levels == (1, 2)
+
+    def score(colour: tuple[int, ...]) -> float:
+        _, _, painted = _stairs_painted(shot, colour)
+        scorer = Scorer(painted, cam, surf, REFERENCE, np.ones(3))
+        monkeypatch.setattr(scorer.occ, "hidden", lambda uv, above: np.zeros(len(uv), bool))  # in sight
+        return scorer.evidence([stairs], SHIFTS_MM)[0].score
+
+    # the board's cells, in a tile's shade (their own colour, at half its light)
+    shaded = np.round(linear_to_srgb(0.5 * palette(REFERENCE)["cell"]) * 255).astype(int)
+    assert score(GREY_STONE) >= ON_HIDDEN_MIN
+    assert score(tuple(shaded.tolist())) < 0.5

@@ -6,7 +6,8 @@ candidates: a statue or a belvedere on any field seen from above; a fountain on 
 two tiles of one level; a bridge straight over a gap between two tiles of one level; stairs between
 adjacent fields of tiles one level apart. A fountain, bridge or stairs seen on a field of a tile read
 may also stand, with its other field, on a tile hidden under higher ones (none read there, a higher
-tile over the cell); such a candidate must look surer to be taken. A fountain or stairs may also stand
+tile over the cell); such a candidate must look surer to be taken (stairs whose foot stands there, the
+higher tile hiding the field round it, by their treads' stone alone). A fountain or stairs may also stand
 with one field on a tile in sight from above but not read (the tile reader misses a low tile whose one
 field in sight holds the piece): taken only surer still, where that field shows garden green round the
 piece, and never over a piece read lower on that cell; it implies the tile
@@ -231,8 +232,13 @@ def candidates(surf: Surfaces) -> list[Candidate]:
                 if surf.seen(cell, level) or surf.seen(nb, level + 1):
                     q = surf.field(nb, level + 1)
                     out.append(_stairs(surf, (cell, nb), level, p, q, half_field, surf.at[(nb, level + 1)]))
-            # stairs up to this field from a tile one level down, in sight but not read (Surfaces.unread)
-            if level > 1 and surf.seen(cell, level) and surf.unread(nb, level - 1):
+            # stairs up to this field from a tile one level down, in sight but not read (Surfaces.unread),
+            # or hidden under a higher tile (Surfaces.under) but for the stairs, rising from under it
+            if (
+                level > 1
+                and surf.seen(cell, level)
+                and (surf.unread(nb, level - 1) or surf.under(nb, level - 1) and not surf.has(nb, level))
+            ):
                 low = surf.beside(cell, level, nb, level - 1)
                 stairs = _stairs(surf, (nb, cell), level - 1, low, p, half_field, ti)
                 out.append(replace(stairs, hidden=True))
@@ -508,10 +514,21 @@ NEUTRAL = np.full(3, 1 / 3, np.float32)  #: the chromaticity of white and grey
 WASH_MIN = 0.2
 WASH_MAX = 1.2  #: ... and no more saturated than this share past it
 WASH_CONE = 0.35
-WASH_BRIGHT = 1.0  #: ... and at least as bright as the colour lit (a highlight adds light)
+#: ... and at least this share of the colour's lit brightness (a highlight adds light; in a washed-out
+#: photo the water pales a quarter of the way to white at 0.9 of it: on 420 development photos, 1
+#: fountain more read at 0.85 than at 1.0, none wrongly)
+WASH_BRIGHT = 0.85
 #: a pixel this far towards the colour shows it at any brightness its own colour allows (a washed-out
 #: photo pales the water without a highlight; a shadow's blue tint on a white never gets this far)
 WASH_DEEP = 0.35
+#: where the water mirrors a lamp it is all but white: a trace of its hue (at least GLARE_LEAN along the
+#: line from neutral to the colour, at most GLARE_PERP off it, in chromaticity) and far brighter than
+#: the lit colour (GLARE_BRIGHT times: the rim's white, as bright, leans warm, away from the water).
+#: Such glare over one end of a basin kept 3 fountains of 420 development photos from being read
+#: (each end must show water); counted as water, they were, and none wrongly
+GLARE_LEAN = 0.01
+GLARE_PERP = 0.05
+GLARE_BRIGHT = 1.6
 
 
 class Classifier:
@@ -543,6 +560,23 @@ class Classifier:
         k = np.argmin(cost, axis=1)
         k[dc[np.arange(len(k)), k] > MAX_CHROMA_DIST] = -1
         return k
+
+    def glare(self, lin: np.ndarray, name: str) -> np.ndarray:
+        """Pixels (N,) all but white with a trace of colour ``name`` (a glossy surface of that colour
+        mirroring a light): within :data:`GLARE_PERP` of the line from neutral to the colour's
+        chromaticity, at least :data:`GLARE_LEAN` along it. (Their brightness is judged by the caller.)
+        None in an edition with another colour there (a white as cool as the glare: a variant's rim)."""
+        if any(self._near_white(self.chroma[i][None], name)[0] for k, i in self.index.items() if k != name):
+            return np.zeros(len(lin), bool)
+        return self._near_white(chroma(lin), name)
+
+    def _near_white(self, chromas: np.ndarray, name: str) -> np.ndarray:
+        d = self.chroma[self.index[name]] - NEUTRAL
+        d = d / float(np.linalg.norm(d))
+        off = chromas - NEUTRAL
+        along = off @ d
+        perp = np.linalg.norm(off - along[:, None] * d[None], axis=1)
+        return (along >= GLARE_LEAN) & (perp <= GLARE_PERP)
 
     def washed(self, lin: np.ndarray, name: str, least: float = WASH_MIN) -> np.ndarray:
         """Pixels (N,) that show colour ``name`` washed out towards white (a gloss highlight, glare): their
@@ -1112,6 +1146,10 @@ class Scorer:
                 out[si] = float(np.percentile(seen, percentile)) < line[c.kind] * cream
         return out
 
+    def foot_hidden(self, c: Candidate) -> bool:
+        """Whether ``c`` is stairs whose foot stands on a tile hidden under a higher one."""
+        return c.kind == "stairs" and c.hidden and self.surf.under(*c.fields[0])
+
     def evidence(
         self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
     ) -> list[Evidence]:
@@ -1176,6 +1214,11 @@ class Scorer:
             if col == "water":  # a highlight washes it out and brightens it: a pale, dim blue is a shadow
                 hit[m] |= self.classifier.washed(lin[m], "water") & (rel >= WASH_BRIGHT)
                 hit[m] |= self.classifier.washed(lin[m], "water", WASH_DEEP) & (rel >= lo)
+                hit[m] |= self.classifier.glare(lin[m], "water") & (rel >= GLARE_BRIGHT)  # a lamp mirrored
+        # the treads of stairs whose foot stands under a higher tile, judged without their cover part,
+        # are grey or white stone only (under a tile the board's print and the pillars show, in shade)
+        under = np.array([self.foot_hidden(c) for c in cands])[np.array(owners)][seg_id] & (role == "mean")
+        hit[under] &= self.group_of["rim"][k[under]]
         # a cover point is a hit where the photo does not show the print the empty tile would
         shown = np.where(green, PRINT_GREEN, self.print_of_class[k])
         hit[cover_seg] = (shown != expect)[cover_seg]
@@ -1228,8 +1271,13 @@ class Scorer:
                         tot += part.weight * sizes[j]
                     j += 1
                 score = num / den if den else 0.0
-                if caps:  # a cover part not judged: the colours alone count, less
-                    score = min(score, *caps) if min(caps) >= 0 else score * UNJUDGED_COVER
+                if caps and min(caps) >= 0:
+                    score = min(score, *caps)
+                elif caps and not self.foot_hidden(c):
+                    # a cover part not judged: the colours alone count, less; but where the foot of
+                    # stairs stands under a higher tile, that tile hides what the cover part tests, and
+                    # the treads alone tell (in stone's own colours, and surer: ON_HIDDEN_MIN)
+                    score *= UNJUDGED_COVER
                 if not all(gates) or inky[j - n_parts : j].any():
                     score = 0.0
                 ev = Evidence(c, float(score), float(den / tot) if tot else 0.0, shares, sh)
