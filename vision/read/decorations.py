@@ -566,7 +566,7 @@ class Classifier:
         mirroring a light): within :data:`GLARE_PERP` of the line from neutral to the colour's
         chromaticity, at least :data:`GLARE_LEAN` along it. (Their brightness is judged by the caller.)
         None in an edition with another colour there (a white as cool as the glare: a variant's rim)."""
-        if any(self._near_white(self.chroma[i][None], name)[0] for k, i in self.index.items() if k != name):
+        if self._near_white(np.delete(self.chroma, self.index[name], axis=0), name).any():
             return np.zeros(len(lin), bool)
         return self._near_white(chroma(lin), name)
 
