@@ -571,23 +571,24 @@ class Classifier:
         return self._near_white(chroma(lin), name)
 
     def _near_white(self, chromas: np.ndarray, name: str) -> np.ndarray:
-        d = self.chroma[self.index[name]] - NEUTRAL
-        d = d / float(np.linalg.norm(d))
-        off = chromas - NEUTRAL
-        along = off @ d
-        perp = np.linalg.norm(off - along[:, None] * d[None], axis=1)
+        along, perp = self._from_white(chromas, name)
         return (along >= GLARE_LEAN) & (perp <= GLARE_PERP)
 
     def washed(self, lin: np.ndarray, name: str, least: float = WASH_MIN) -> np.ndarray:
         """Pixels (N,) that show colour ``name`` washed out towards white (a gloss highlight, glare): their
         chromaticity lies between neutral and the colour's, in the colour's own direction, at least
         ``least`` of the way (:data:`WASH_MIN` unless told) and not past :data:`WASH_MAX`."""
-        d = self.chroma[self.index[name]] - NEUTRAL
-        off = chroma(lin) - NEUTRAL
-        t = off @ d / float(d @ d)
-        perp = np.linalg.norm(off - t[:, None] * d[None], axis=1)
-        return (t >= least) & (t <= WASH_MAX) & (perp <= WASH_CONE * t * float(np.linalg.norm(d)))
+        along, perp = self._from_white(chroma(lin), name)
+        t = along / float(np.linalg.norm(self.chroma[self.index[name]] - NEUTRAL))
+        return (t >= least) & (t <= WASH_MAX) & (perp <= WASH_CONE * along)
 
+    def _from_white(self, chromas: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """How far chromaticities (N, 3) lie from neutral along the line to colour ``name``'s, and off it."""
+        d = self.chroma[self.index[name]] - NEUTRAL
+        d = d / float(np.linalg.norm(d))
+        off = chromas - NEUTRAL
+        along = off @ d
+        return along, np.linalg.norm(off - along[:, None] * d[None], axis=1)
 
 GREEN_DOMINANCE = 0.06  #: garden green: its green chromaticity exceeds red's and blue's by this much
 #: ... or, in a washed-out photo (low saturation, haze), by this share of the lead the photo's own
