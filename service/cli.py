@@ -565,6 +565,58 @@ def calibrate_cmd(
     out.print(f"profile: {output}", highlight=False)
 
 
+def _seed_range(text: str) -> range:
+    """'A-B' (both included) -> range(A, B + 1)."""
+    try:
+        a, b = (int(x) for x in text.split("-"))
+    except ValueError:
+        raise fail(f"{text}: not a seed range like 40000-40219") from None
+    if a < 0 or b < a:
+        raise fail(f"{text}: not a seed range like 40000-40219")
+    return range(a, b + 1)
+
+
+@app.command("train-statues")
+def train_statues_cmd(
+    folder: Annotated[Path, typer.Argument(help="a folder of rendered photos with their truth beside")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="the model file to write (.npz)")],
+    seeds: Annotated[list[str] | None, typer.Option(
+        "--seeds", help="render these seeds (A-B) into the folder first, keeping those there")] = None,
+) -> None:
+    """Train the statue model the reader asks for a second opinion on statues whose colours fail their
+    test (needs the 'train' extra). The shipped one: babylon train-statues DIR --seeds 40000-40219
+    --seeds 41000-41199 -o vision/read/models/statue.npz"""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from vision.read.statue_train import photos_with_truth, train
+    from vision.render.synth import synth_batch
+
+    ranges = [_seed_range(s) for s in seeds or []]
+    if not output.parent.is_dir():
+        raise fail(f"{output.parent}: no such folder")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    try:
+        with Progress(*columns, console=err) as progress:
+            for r in ranges:
+                task = progress.add_task(f"rendering {r.start}-{r.stop - 1}", total=len(r))
+                for _ in synth_batch(r.start, len(r), folder, None, False):
+                    progress.advance(task)
+            if not folder.is_dir():
+                raise fail(f"{folder}: no such folder")
+            photos = photos_with_truth([folder])
+            if not photos:
+                raise fail(f"{folder}: no photos with their truth JSON beside them")
+            task = progress.add_task("cutting patches", total=len(photos))
+            model, counts = train(photos, _profile(None), progress=lambda _: progress.advance(task))
+        model.save(output)
+    except (ValueError, RuntimeError) as e:
+        raise fail(str(e)) from None
+    except OSError as e:
+        raise fail(f"{output}: cannot write: {e.strerror or e}") from None
+    out.print(f"trained on {len(photos)} photo(s): {counts['statue']} statue patches, "
+              f"{counts['other']} others; model: {output}", highlight=False)
+
+
 def main() -> None:
     """Entry point. Bad input is reported by the commands themselves (exit 2); anything else that
     goes wrong is a bug: one line and exit 1, or the traceback with BABYLON_DEBUG=1."""

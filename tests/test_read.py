@@ -522,20 +522,29 @@ def test_tiles_fitted_together_fit_as_alone_and_a_mask_off_their_edges_keeps_the
     assert again is not None and again.found <= right.found - 3
 
 
+def _one_tile_fit(flower: str, seed: int, printed, read_with):
+    """A photo of one tile of ``flower`` on block (2, 2), level 1, rendered with profile ``printed``: its
+    edge image balanced on the board and its fit on level 1 by profile ``read_with``, true camera."""
+    from vision.read import tilefit
+    from vision.read.views import board_gain
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=2, col=2, level=1, flower=flower)])
+    photo = render_photo(garden, seed, printed, tilt_deg=6.0, **PLAIN)
+    cam = Camera.from_dict(photo.truth["camera"])
+    img = tilefit.edge_image(photo.image, board_gain(photo.image, cam, read_with))
+    fit = tilefit.fit_level(img, cam, read_with, 2, 2, 1)
+    assert fit is not None and fit.inliers >= 24
+    return img, cam, fit
+
+
 def test_a_band_printed_in_the_paths_colour_does_not_count_against_a_tile(tmp_path):
     """The variant edition prints its white band ivory, the path's colour within 0.02: the print past a
     band edge cannot tell them apart, and must not make a white tile look like its neighbour."""
     from vision.profile import VARIANT
     from vision.read import tilefit
-    from vision.read.views import board_gain
 
-    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
-        Tile(row=2, col=2, level=1, flower="white")])
-    photo = render_photo(garden, 20_005, VARIANT, tilt_deg=6.0, **PLAIN)
-    cam = Camera.from_dict(photo.truth["camera"])
-    img = tilefit.edge_image(photo.image, board_gain(photo.image, cam, VARIANT))
-    fit = tilefit.fit_level(img, cam, VARIANT, 2, 2, 1)
-    assert fit is not None and fit.inliers >= 24
+    img, cam, fit = _one_tile_fit("white", 20_005, VARIANT, VARIANT)
     assert tilefit.sides_agree(img, cam, VARIANT, 2, 2, fit) >= 0.9 * fit.inliers
 
 
@@ -700,3 +709,23 @@ def test_a_board_without_tiles_is_read_with_no_confidence(tmp_path):
     reading = read_photo(save_photo(photo, tmp_path / "empty.png"))
     assert not reading.garden.tiles
     assert reading.confidence == 0.0 and [w.code for w in reading.warnings] == ["no-tiles"]
+
+
+def test_a_pale_band_counts_for_its_tile_against_the_path_the_photo_shows(tmp_path, monkeypatch):
+    """A band printed paler than the profile says, 40% of the way from the path's chromaticity to its
+    flower's, lies nearer the path than the flower: judged against the flower's print it looks like
+    path, and a tile seen by a few edges would be taken for its neighbour. Against the path's colour as
+    the photo shows it, and looked for part of the way to the flower (BAND_REACH), it is the band."""
+    from vision.profile import rgb
+    from vision.read import tilefit
+
+    path, yellow = rgb(REFERENCE.tile.path_colour), rgb(REFERENCE.flowers["yellow"])
+    pale = "#" + "".join(f"{round(255 * v):02X}" for v in path + 0.3 * (yellow - path))
+    printed = dataclasses.replace(REFERENCE, flowers={**REFERENCE.flowers, "yellow": pale})
+    img, cam, right = _one_tile_fit("yellow", 20_006, printed, REFERENCE)
+    img = tilefit.with_print_path(img, cam, REFERENCE, [(2, 2, right)])
+    assert img.print_path is not None
+    assert tilefit.sides_agree(img, cam, REFERENCE, 2, 2, right) >= 0.9 * right.inliers
+    # the flower's print itself as the band's place (the rule before): the pale band is taken for path
+    monkeypatch.setattr(tilefit, "BAND_REACH", 1.0)
+    assert tilefit.sides_agree(img, cam, REFERENCE, 2, 2, right) < 0.75 * right.inliers

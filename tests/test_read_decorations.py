@@ -248,7 +248,8 @@ def test_a_glimpse_of_a_big_piece_over_a_sure_small_one_is_the_small_one(
 
 def _read_with_looks(shot, monkeypatch, tiles, looks, symbols=None) -> set:
     """The pieces read (kind, cells) where each candidate named in ``looks`` {(kind, cells): (score,
-    share in sight)} looks so, and every other looks like nothing."""
+    share in sight)} looks so, and every other looks like nothing (the statue model, which would look at
+    the photo itself, is not asked)."""
     import vision.read.decorations as deco
 
     photo, cam, _ = shot
@@ -257,6 +258,7 @@ def _read_with_looks(shot, monkeypatch, tiles, looks, symbols=None) -> set:
         return [deco.Evidence(c, *looks.get((c.kind, c.cells), (0.0, 1.0))) for c in cs]
 
     monkeypatch.setattr(deco.Scorer, "evidence", evidence)
+    monkeypatch.setattr(deco, "_second_opinion", lambda *a: None)
     found = deco.read_decorations(photo.image, cam, tiles, REFERENCE, np.ones(3), symbols)
     return {(f.kind, f.cells) for f in found}
 

@@ -161,11 +161,22 @@ def test_a_blue_band_paled_to_white_is_told_by_the_photos_own_whites() -> None:
     [
         (84.0, -1.0, 4.0),  # a white a little cooler than the others
         (60.0, -2.0, -8.0),  # a white in a higher tile's deep shadow: darker, with the shadow's cool tint
-        (80.0, 12.0, 8.0),  # pinkish, off the blue's hue
+        (80.0, -10.0, 8.0),  # tinted towards green, off every flower's hue
+        # a white in a light shade, tinted towards yellow: a flower printed nearly as light as white is
+        # not told from it (measured on a development photo, moved to these whites)
+        (66.6, 3.9, 32.8),
     ],
 )
 def test_a_white_band_a_little_off_the_photos_whites_stays_white(lab) -> None:
     assert washed_bands([*WHITES, _band("white", lab)], REFERENCE) == {}
+
+
+def test_a_pink_band_paled_to_white_is_told_by_the_photos_own_whites() -> None:
+    """A pink band washed out as a development photo showed one (11 towards pink from its whites, a
+    little darker), moved to these whites: read white on the print's colours, pink beside the whites."""
+    paled = (80.2, 9.1, 5.9)
+    assert classify_colour(np.array(paled), REFERENCE)[0] == "white"
+    assert washed_bands([*WHITES, _band("white", paled)], REFERENCE) == {2: "pink"}
 
 
 def test_read_flowers_reads_a_paled_blue_band_blue(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -103,24 +103,28 @@ def photo_white(bands: Sequence[Band], neutral: str) -> np.ndarray | None:
 
 
 def washed_bands(bands: Sequence[Band], profile: Profile) -> dict[int, str]:
-    """Of every tile's ``bands``, those read white that show the cool flower (the bluest one) washed out
-    once compared with the photo's own white (:func:`photo_white`) rather than the print's: glare or a
-    haze pales a blue band to a bluish white, which only the white bands of the same photo tell apart
-    (see :data:`WASHED_MIN`). Their index, with that flower."""
+    """Of every tile's ``bands``, those read white that show a coloured flower washed out once compared
+    with the photo's own white (:func:`photo_white`) rather than the print's: glare or a haze pales a
+    blue or pink band to a tinted white, which only the white bands of the same photo tell apart (see
+    :data:`WASHED_MIN`). Their index, with that flower (the one they lean furthest towards). A flower
+    printed nearly as light as white (within :data:`WASHED_SHADE`: a yellow) is left out: a white in a
+    light shade takes its tint too, and the two cannot be told apart."""
     neutral = neutral_flower(profile)
     white = photo_white(bands, neutral) if neutral else None
     if white is None:
         return {}
     refs = flower_lab(profile)
-    coloured = {n: r for n, r in refs.items() if n != neutral}
-    cool = min(coloured, key=lambda n: coloured[n][2])  # most towards blue (-b)
-    way = coloured[cool][1:] - refs[neutral][1:]
-    way = way / np.linalg.norm(way)
-    return {
-        i: cool
-        for i, (flower, _, _, colour) in enumerate(bands)
-        if flower == neutral and _leans(colour - white, way)
-    }
+    dark = {n: r for n, r in refs.items() if n != neutral and r[0] <= refs[neutral][0] - WASHED_SHADE}
+    ways = {n: r[1:] - refs[neutral][1:] for n, r in dark.items()}
+    ways = {n: w / np.linalg.norm(w) for n, w in ways.items()}
+    out = {}
+    for i, (flower, _, _, colour) in enumerate(bands):
+        if flower != neutral:
+            continue
+        leans = {n: float((colour - white)[1:] @ w) for n, w in ways.items() if _leans(colour - white, w)}
+        if leans:
+            out[i] = max(leans, key=leans.get)
+    return out
 
 
 def _leans(off: np.ndarray, way: np.ndarray) -> bool:

@@ -93,6 +93,9 @@ class EdgeImage:
 
     not_green: np.ndarray  #: float32 (H, W)
     linear: np.ndarray  #: float32 (H, W, 3)
+    #: the chromaticity the tiles' path shows in this photo, once well-seen tiles tell it
+    #: (:func:`with_print_path`); None: the print's own
+    print_path: np.ndarray | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -628,34 +631,67 @@ def refits(fit: LevelFit, hidden: np.ndarray | None) -> bool:
 
 
 SEPARABLE = 0.06  #: chromaticity distance below which a flower band cannot be told from the path
+#: where a flower band is looked for, from the path's chromaticity towards the band's print: a pale
+#: print, a phone's processing or a tinted light leave a band in the photo part of the way to its print
+#: (on development photos, yellow bands of tiles mostly hidden stood a third to half of the way from
+#: the path's colour as the photo shows it), while the path stays within a quarter of the way
+BAND_REACH = 0.7
 
 
-def sides_agree(img: EdgeImage, cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit) -> int:
-    """How many of the fit's inlier edges show, past the green, what the tile prints there: the path's
-    cream past a path edge, a flower band past a band edge (by chromaticity, nearer the path's or
-    the nearest flower's). A tile mostly hidden, seen by one field, fits the edges of the tile one
-    cell over nearly as well (its band sits where the other's path does, 3 mm off); the prints tell
-    them apart."""
+def _past_edges(
+    img: EdgeImage, cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit
+) -> tuple[np.ndarray, np.ndarray]:
+    """The chromaticity (N, 3) past each of the fit's inlier edges (half the band's or the path's width
+    beyond the green), and whether each is a path edge."""
     edges = tile_edges(profile)
     inl = fit.edges[np.abs(fit.residuals) < INLIER_PX]
-    if not len(inl):
-        return 0
-    pts = np.array([edges[i].point for i in inl])
-    nrm = np.array([edges[i].normal for i in inl])
+    pts = np.array([edges[i].point for i in inl], float).reshape(-1, 2)
+    nrm = np.array([edges[i].normal for i in inl], float).reshape(-1, 2)
     path_edge = inl % 8 >= 4  # :func:`tile_edges` lists 4 band edges, then 4 path edges
     t = profile.tile
     past = pts + nrm * np.where(path_edge, t.path_width / 2, t.band_width / 2)[:, None]
     uv = np.round(cam.project(_board_points(profile, row, col, np.array(fit.pose), past))).astype(int)
     h, w = img.shape
-    ch = chroma(img.linear[np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)])
-    path = chroma(srgb_to_linear(rgb(t.path_colour))[::-1])
+    ch = chroma(img.linear[np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)]).reshape(-1, 3)
+    return ch, path_edge
+
+
+MIN_PATH_SAMPLES = 12  #: path edges of well-seen tiles needed to take the path's colour from the photo
+
+
+def with_print_path(
+    img: EdgeImage, cam: Camera, profile: Profile, fits: Sequence[tuple[int, int, LevelFit]]
+) -> EdgeImage:
+    """``img`` with the path's chromaticity as this photo shows it (:attr:`EdgeImage.print_path`): the
+    median past the path edges of ``fits`` ((row, col, fit) of tiles seen well). The tiles' print, a
+    phone's processing and a tinted light move it off the print's own by as much as a pale flower band
+    lies from it; unchanged with too few path edges to tell."""
+    cols = [ch[is_path] for r, c, f in fits for ch, is_path in [_past_edges(img, cam, profile, r, c, f)]]
+    cols = np.vstack(cols) if cols else np.zeros((0, 3))
+    if len(cols) < MIN_PATH_SAMPLES:
+        return img
+    return replace(img, print_path=np.median(cols, axis=0))
+
+
+def sides_agree(img: EdgeImage, cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit) -> int:
+    """How many of the fit's inlier edges show, past the green, what the tile prints there: the path's
+    cream past a path edge, a flower band past a band edge (by chromaticity, nearer the path's as the
+    photo shows it than :data:`BAND_REACH` of the way from it to a flower's print). A tile mostly
+    hidden, seen by one field, fits the edges of the tile one cell over nearly as well (its band sits
+    where the other's path does, 3 mm off); the prints tell them apart."""
+    ch, path_edge = _past_edges(img, cam, profile, row, col, fit)
+    if not len(ch):
+        return 0
+    nominal = chroma(srgb_to_linear(rgb(profile.tile.path_colour))[::-1])
+    path = nominal if img.print_path is None else img.print_path
     bands = chroma(np.array([srgb_to_linear(rgb(c))[::-1] for c in profile.flowers.values()]))
+    looked_for = path + BAND_REACH * (bands - nominal)
     to_path = np.linalg.norm(ch - path, axis=1)
-    to_bands = np.linalg.norm(ch[:, None] - bands[None], axis=2)
+    to_bands = np.linalg.norm(ch[:, None] - looked_for[None], axis=2)
     nearest = np.argmin(to_bands, axis=1)
     # an edition may print a band nearly the path's colour (an ivory "white"): there the print
     # cannot tell, and the edge counts for the tile
-    undecided = np.linalg.norm(bands - path, axis=1)[nearest] < SEPARABLE
+    undecided = np.linalg.norm(bands - nominal, axis=1)[nearest] < SEPARABLE
     return int(np.sum(((to_path < to_bands[np.arange(len(ch)), nearest]) == path_edge) | undecided))
 
 

@@ -238,6 +238,18 @@ def _slid_but_sure(
     )
 
 
+def _most_inliers(per_level: dict[int, LevelFit | None]) -> LevelFit | None:
+    """A block's fit with the most edges on its lines, of all its levels."""
+    return max((f for f in per_level.values() if f is not None), key=lambda f: f.inliers, default=None)
+
+
+def _well_seen(f: LevelFit | None) -> bool:
+    """A fit no neighbour's lines could make: many edges, nearly all on its lines, closely."""
+    if f is None:
+        return False
+    return f.inliers >= SURE_EDGES and f.inliers >= SIDES_SHARE * f.found and f.cost <= 2 * CLEAN_COST
+
+
 def _best(
     fits: dict[int, LevelFit | None],
     min_inliers: int,
@@ -334,10 +346,14 @@ def solve(
         for ((r, c, k), _), f in zip(again, new, strict=True):
             fits.setdefault((r, c), {})[k] = f
             supports.pop((r, c, k), None)
-            if f is not None and _slid_but_sure(img, cam, profile, r, c, f):
-                slid.add((r, c, k))
-            else:
-                slid.discard((r, c, k))
+            mark_slid(r, c, k, f)
+
+    def mark_slid(r: int, c: int, k: int, f: LevelFit | None) -> None:
+        """Keep ``slid`` in step with the fit of (r, c, k) (:func:`_slid_but_sure`)."""
+        if f is not None and _slid_but_sure(img, cam, profile, r, c, f):
+            slid.add((r, c, k))
+        else:
+            slid.discard((r, c, k))
 
     def support(r: int, c: int, k: int, f: LevelFit) -> int:
         if (r, c, k) not in supports:
@@ -360,6 +376,13 @@ def solve(
             order = np.argsort(-col)[:MAX_LEVELS_TRIED]
             first += [(r, c, levels[i]) for i in order if col[i] >= max(MIN_GREEN, GREEN_SHARE * col.max())]
     fit(first, [None] * len(first))
+    # the path's colour as this photo shows it, on the blocks fitted well (their print tells a tile from
+    # its neighbour one cell over, :func:`vision.read.tilefit.sides_agree`)
+    well = [(r, c, f) for (r, c), per in fits.items() for f in [_most_inliers(per)] if _well_seen(f)]
+    img = tilefit.with_print_path(img, cam, profile, well)
+    for (r, c), per in fits.items():
+        for k, f in per.items():
+            mark_slid(r, c, k, f)
     found: list[TileFind] = []
     explained = np.zeros(img.shape, np.uint8)  #: the top faces of accepted tiles
     stale: set[tuple[int, int, int]] = set()  #: fits made before a tile now accepted could change them
