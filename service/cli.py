@@ -127,6 +127,14 @@ def score_garden_cmd(
                       f"{st.score.tiebreak_visible_holes} visible holes", highlight=False)
 
 
+def _progress(transient: bool = False):  # -> rich.progress.Progress
+    """A progress bar on stderr: what is done, the bar, done of all, time left."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    return Progress(*columns, console=err, transient=transient)
+
+
 def _size_overrides(size: str | None) -> dict:
     if size is None:
         return {}
@@ -196,8 +204,6 @@ def synth_cmd(
 ) -> None:
     """Generate legal gardens and render them; resumes where an interrupted run stopped."""
     edition = _profile(profile)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from vision.render.synth import synth_batch
 
     if fmt is not None:
@@ -205,10 +211,9 @@ def synth_cmd(
     if out_dir.exists() and not out_dir.is_dir():
         raise fail(f"{out_dir}: exists and is not a folder")
     made = skipped = 0
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     batch = synth_batch(seed, n, out_dir, fmt, overwrite, profile=edition, **_size_overrides(size))
     try:
-        with Progress(*columns, console=err) as progress:
+        with _progress() as progress:
             task = progress.add_task("rendering", total=n)
             for _, _, rendered in batch:
                 made += rendered
@@ -485,8 +490,6 @@ def eval_cmd(
     profile: ProfileOption = None,
 ) -> None:
     """Measure the reader on photos with ground truth: board, tiles, levels, flowers, structure, time."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from scoring.files import atomic_write
     from vision.read import evaluate as ev
     from vision.read import read_photo
@@ -500,8 +503,7 @@ def eval_cmd(
     if not photos:
         raise fail(f"{folder}: no photos with a truth JSON beside them")
     results = []
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True) as bar:
+    with _progress(transient=True) as bar:
         task = bar.add_task("reading", total=len(photos))
         for p in photos:
             results.append(ev.evaluate_photo(p, lambda path: read_photo(path, edition)))
@@ -586,24 +588,22 @@ def train_statues_cmd(
     """Train the statue model the reader asks for a second opinion on statues whose colours fail their
     test (needs the 'train' extra). The shipped one: babylon train-statues DIR --seeds 40000-40219
     --seeds 41000-41199 -o vision/read/models/statue.npz"""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from vision.read.statue_train import photos_with_truth, train
+    from vision.read.evaluate import photos_with_truth
+    from vision.read.statue_train import train
     from vision.render.synth import synth_batch
 
     ranges = [_seed_range(s) for s in seeds or []]
     if not output.parent.is_dir():
         raise fail(f"{output.parent}: no such folder")
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     try:
-        with Progress(*columns, console=err) as progress:
+        with _progress() as progress:
             for r in ranges:
                 task = progress.add_task(f"rendering {r.start}-{r.stop - 1}", total=len(r))
                 for _ in synth_batch(r.start, len(r), folder, None, False):
                     progress.advance(task)
             if not folder.is_dir():
                 raise fail(f"{folder}: no such folder")
-            photos = photos_with_truth([folder])
+            photos = photos_with_truth(folder)
             if not photos:
                 raise fail(f"{folder}: no photos with their truth JSON beside them")
             task = progress.add_task("cutting patches", total=len(photos))

@@ -105,11 +105,12 @@ def test_training_on_rendered_photos_learns_the_statue(tmp_path):
     fields, and those alone, as statues), and the network fitted on them separates the two."""
     pytest.importorskip("sklearn")
     from vision.read import statue_train
+    from vision.read.evaluate import photos_with_truth
 
     for i, seed in enumerate((20_022, 20_023)):
         photo = render_photo(_statue_garden(), seed, tilt_deg=8.0 + 8 * i, **PLAIN)
         save_photo(photo, tmp_path / f"p{i}.png")
-    photos = statue_train.photos_with_truth([tmp_path])
+    photos = photos_with_truth(tmp_path)
     assert [p.name for p in photos] == ["p0.png", "p1.png"]
     x, y = statue_train.truth_samples(photos[0], REFERENCE)
     # 8 fields seen from above, each cut once as it is and JITTER_COPIES times moved

@@ -9,14 +9,16 @@ photos give the same model.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from scoring.garden import GardenError, garden_from_dict
+from scoring.visibility import top_levels
 from vision.camera import Camera
 from vision.profile import Profile
+from vision.read.evaluate import truth_of
 from vision.read.load import load_photo
 from vision.read.statue_model import StatueModel, patch_features, upright_patch
 from vision.read.views import board_gain
@@ -32,46 +34,29 @@ HIDDEN, ALPHA = 64, 1e-2
 def truth_samples(photo: Path, profile: Profile, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Features (N, F) and labels (N,) of every field seen from above in ``photo``, by the truth JSON
     beside it (its ``camera`` and ``garden``)."""
-    truth_path = photo.with_suffix(".json")
+    truth = truth_of(photo)
     try:
-        truth = json.loads(truth_path.read_text())
-        cam_dict, garden = truth["camera"], truth["garden"]
-    except (OSError, ValueError, KeyError) as e:
-        raise ValueError(f"{truth_path}: no truth with a camera and a garden ({e})") from None
+        cam_dict, garden = truth["camera"], garden_from_dict(truth["garden"])
+    except (TypeError, KeyError, GardenError) as e:
+        raise ValueError(f"{photo.with_suffix('.json')}: no truth with a camera and a garden ({e})") from None
     img = load_photo(photo).image
     cam = Camera.from_dict(cam_dict).with_size(img.shape[1], img.shape[0])
     gain = board_gain(img, cam, profile)
-    top: dict[tuple[int, int], int] = {}
-    for t in garden["tiles"]:
-        for dr in (0, 1):
-            for dc in (0, 1):
-                cell = (t["row"] + dr, t["col"] + dc)
-                top[cell] = max(top.get(cell, 0), t["level"])
-    statues = {
-        (tuple(d["cells"][0]), d["level"]) for d in garden["decorations"] if d["kind"] == "statue"
-    }
+    statues = {(d.cells[0], d.level) for d in garden.decorations if d.kind == "statue"}
     rng = np.random.default_rng(seed)
     feats, labels = [], []
-    for cell, level in sorted(top.items()):
-        label = int((cell, level) in statues)
+    for (row, col), level in np.ndenumerate(np.array(top_levels(garden))):
+        if not level:
+            continue
+        label = int(((row, col), level) in statues)
         offsets = [(0.0, 0.0)] + [
             tuple(rng.uniform(-JITTER_MM, JITTER_MM, 2) / profile.board.pitch) for _ in range(JITTER_COPIES)
         ]
         for dr, dc in offsets:
-            patch = upright_patch(img, cam, profile, (cell[0] + dr, cell[1] + dc), level)
+            patch = upright_patch(img, cam, profile, (row + dr, col + dc), int(level))
             feats.append(patch_features(patch, gain))
             labels.append(label)
     return np.array(feats, np.float32).reshape(len(labels), -1), np.array(labels, int)
-
-
-def photos_with_truth(folders: Iterable[Path]) -> list[Path]:
-    """The photos (any image beside a JSON of the same name) in ``folders``, in name order."""
-    out = []
-    for folder in folders:
-        out += sorted(
-            p for p in folder.iterdir() if p.suffix.lower() != ".json" and p.with_suffix(".json").exists()
-        )
-    return out
 
 
 def train(
