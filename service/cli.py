@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -578,18 +579,24 @@ def _seed_range(text: str) -> range:
     return range(a, b + 1)
 
 
-@app.command("train-statues")
-def train_statues_cmd(
+class PieceKind(StrEnum):
+    statue = "statue"
+    stairs = "stairs"
+
+
+@app.command("train")
+def train_cmd(
+    kind: Annotated[PieceKind, typer.Argument(help="the piece whose network to train")],
     folder: Annotated[Path, typer.Argument(help="a folder of rendered photos with their truth beside")],
     output: Annotated[Path, typer.Option("-o", "--output", help="the model file to write (.npz)")],
     seeds: Annotated[list[str] | None, typer.Option(
         "--seeds", help="render these seeds (A-B) into the folder first, keeping those there")] = None,
 ) -> None:
-    """Train the statue model the reader asks for a second opinion on statues whose colours fail their
-    test (needs the 'train' extra). The shipped one: babylon train-statues DIR --seeds 40000-40219
-    --seeds 41000-41199 -o vision/read/models/statue.npz"""
+    """Train the network the reader asks for a second opinion on statues or stairs (needs the 'train'
+    extra). The shipped ones: babylon train KIND DIR --seeds 40000-40219 --seeds 41000-41199 -o
+    vision/read/models/KIND.npz"""
     from vision.read.evaluate import photos_with_truth
-    from vision.read.statue_train import train
+    from vision.read.piece_train import train
     from vision.render.synth import synth_batch
 
     ranges = [_seed_range(s) for s in seeds or []]
@@ -607,13 +614,15 @@ def train_statues_cmd(
             if not photos:
                 raise fail(f"{folder}: no photos with their truth JSON beside them")
             task = progress.add_task("cutting patches", total=len(photos))
-            model, counts = train(photos, _profile(None), progress=lambda _: progress.advance(task))
+            model, counts = train(
+                photos, _profile(None), kind.value, progress=lambda _: progress.advance(task)
+            )
         model.save(output)
     except (ValueError, RuntimeError) as e:
         raise fail(str(e)) from None
     except OSError as e:
         raise fail(f"{output}: cannot write: {e.strerror or e}") from None
-    out.print(f"trained on {len(photos)} photo(s): {counts['statue']} statue patches, "
+    out.print(f"trained on {len(photos)} photo(s): {counts[kind.value]} {kind.value} patches, "
               f"{counts['other']} others; model: {output}", highlight=False)
 
 

@@ -1,0 +1,233 @@
+"""The piece networks: the reader's learned second opinion on statues and stairs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from scoring.garden import Decoration, Garden, Tile
+from vision.camera import Camera
+from vision.profile import REFERENCE, VARIANT
+from vision.read import decorations, piece_model
+from vision.read.decorations import Surfaces, candidates
+from vision.read.pieces import truth_tiles
+from vision.read.views import board_gain
+from vision.render.photo import render_photo, save_photo
+
+PLAIN = dict(size=(1600, 1200), optics={"k2": 0.0, "principal_offset": (0.0, 0.0)})
+
+
+def _statue_garden() -> Garden:
+    """Two tiles on level 1, a statue on one field of each."""
+    return Garden(
+        format="babylon-garden/1",
+        board_flower="blue",
+        tiles=[Tile(row=1, col=1, level=1, flower="pink"), Tile(row=4, col=4, level=1, flower="yellow")],
+        decorations=[
+            Decoration(kind="statue", cells=((1, 2),), level=1),
+            Decoration(kind="statue", cells=((5, 4),), level=1),
+        ],
+    )
+
+
+def _stairs_garden() -> Garden:
+    """Three tiles on level 1 round one on level 2, stairs up to it from two of them."""
+    return Garden(
+        format="babylon-garden/1",
+        board_flower="blue",
+        tiles=[
+            Tile(row=2, col=2, level=1, flower="pink"),
+            Tile(row=4, col=2, level=1, flower="white"),
+            Tile(row=2, col=4, level=2, flower="yellow"),
+            Tile(row=4, col=4, level=1, flower="yellow"),
+        ],
+        decorations=[
+            Decoration(kind="stairs", cells=((2, 3), (2, 4)), levels=(1, 2)),
+            Decoration(kind="stairs", cells=((4, 4), (3, 4)), levels=(1, 2)),
+        ],
+    )
+
+
+def test_the_shipped_statue_network_tells_a_statue_from_the_fields_beside_it():
+    photo = render_photo(_statue_garden(), 20_021, tilt_deg=12.0, **PLAIN)
+    model = piece_model.model_for("statue", REFERENCE)
+    assert model is not None
+    cam = Camera.from_dict(photo.truth["camera"])
+    fields = [(1, 2), (5, 4)] + [(1, 1), (2, 1), (2, 2), (4, 4), (4, 5), (5, 5)]
+    patches = [piece_model.statue_patch(photo.image, cam, REFERENCE, f, 1) for f in fields]
+    p = model.on_patches(patches, board_gain(photo.image, cam, REFERENCE))
+    assert p[:2].min() >= decorations.LOOKS_SURE
+    assert p[2:].max() < 0.5
+
+
+def test_the_shipped_stairs_network_tells_the_stairs_from_the_other_ways_up():
+    """Every place the rules allow stairs on the true tiles, seen from above: the two that stand there
+    look surely like stairs, none of the others does."""
+    photo = render_photo(_stairs_garden(), 20_040, tilt_deg=10.0, **PLAIN)
+    model = piece_model.model_for("stairs", REFERENCE)
+    assert model is not None
+    cam = Camera.from_dict(photo.truth["camera"])
+    surf = Surfaces(truth_tiles(photo.truth, REFERENCE), REFERENCE)
+    ways = [c for c in candidates(surf) if c.kind == "stairs"]
+    truth = {frozenset(d.cell_levels) for d in _stairs_garden().decorations}
+    patches = [piece_model.stairs_patch(photo.image, cam, c.origin, c.angle_deg, c.run, c.rise) for c in ways]
+    p = model.on_patches(patches, board_gain(photo.image, cam, REFERENCE))
+    there = np.array([frozenset(c.fields) in truth for c in ways])
+    assert there.sum() == 2 and len(ways) > 2
+    assert p[there].min() >= decorations.LOOKS_SURE
+    assert p[~there].max() < 0.5
+
+
+def test_a_network_is_only_asked_about_the_piece_it_learned():
+    """Another edition's pieces (the variant's purple resin statue, its slate stairs) are the profile's
+    to tell, not the networks'."""
+    for kind in piece_model.KINDS:
+        assert piece_model.model_for(kind, REFERENCE).kind == kind
+        assert piece_model.model_for(kind, VARIANT) is None
+
+
+def test_a_model_round_trips_and_a_file_that_is_not_one_is_refused(tmp_path):
+    model = piece_model.model_for("stairs", REFERENCE)
+    path = tmp_path / "m.npz"
+    model.save(path)
+    again = piece_model.load(path)
+    x = np.random.default_rng(0).normal(size=(5, len(model.mean))).astype(np.float32)
+    assert np.allclose(again.probability(x), model.probability(x), atol=1e-6)
+    assert (again.kind, again.colour) == (model.kind, model.colour)
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ValueError, match="not a piece model"):
+        piece_model.load(bad)
+    arrays = dict(mean=np.zeros(3), hidden_w=np.zeros((3, 4)), hidden_b=np.zeros(4), out_w=np.zeros(4))
+    arrays |= dict(out_b=0.0, colour=np.array("#B08D57"))
+    np.savez(tmp_path / "short.npz", **arrays, scale=np.ones(2), kind=np.array("statue"))
+    np.savez(tmp_path / "kind.npz", **arrays, scale=np.ones(3), kind=np.array("bridge"))
+    for name in ("short.npz", "kind.npz"):
+        with pytest.raises(ValueError, match="do not match"):
+            piece_model.load(tmp_path / name)
+
+
+def _evidence(kind: str, score: float, visible: float = 1.0, hidden: bool = False) -> decorations.Evidence:
+    cells, levels = (((3, 3),), (1,)) if kind == "statue" else (((3, 3), (3, 4)), (1, 2))
+    c = decorations.Candidate(kind, cells, levels, (0.0, 0.0, 22.5), 0.0, 30.0, 22.5, hidden=hidden)
+    return decorations.Evidence(c, score, visible)
+
+
+class _Fake:
+    def __init__(self, p: list[float]) -> None:
+        self.p, self.asked = np.array(p), 0
+
+    def on_patches(self, patches, gain):
+        self.asked = len(patches)
+        return self.p
+
+
+@pytest.mark.parametrize("kind", piece_model.KINDS)
+def test_pieces_seen_well_are_rescored_where_their_network_is_sure(monkeypatch, kind):
+    """A piece failing its colour test takes the network's probability as its score where the network
+    is surely seeing the piece; one passing it, where the network surely is not (stairs whose colours
+    look surely theirs excepted); the rest keep their score, and pieces seen little or standing on a
+    tile not read are not asked about."""
+    fake = _Fake([0.95, 0.6, 0.001, 0.3, 0.001])
+    monkeypatch.setattr(piece_model, "model_for", lambda k, profile: fake if k == kind else None)
+    monkeypatch.setattr(decorations, "_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
+    rescued, unsure, vetoed, kept, sure = (_evidence(kind, s) for s in (0.3, 0.2, 0.8, 0.8, 0.99))
+    seen_little, on_hidden = _evidence(kind, 0.1, visible=0.3), _evidence(kind, 0.3, hidden=True)
+    evidence = [rescued, unsure, seen_little, vetoed, on_hidden, kept, sure]
+    decorations._second_opinion(evidence, None, None, REFERENCE, None)
+    assert fake.asked == 5
+    assert rescued.score == pytest.approx(0.95) and vetoed.score == pytest.approx(0.001)
+    assert unsure.score == 0.2 and kept.score == 0.8
+    assert seen_little.score == 0.1 and on_hidden.score == 0.3
+    assert sure.score == (0.99 if kind == "stairs" else pytest.approx(0.001))
+
+
+def _rendered(tmp_path, garden: Garden, seeds: tuple[int, ...]) -> list:
+    from vision.read.evaluate import photos_with_truth
+
+    for i, seed in enumerate(seeds):
+        photo = render_photo(garden, seed, tilt_deg=8.0 + 8 * i, **PLAIN)
+        save_photo(photo, tmp_path / f"p{i}.png")
+    return photos_with_truth(tmp_path)
+
+
+def test_training_on_rendered_photos_learns_the_statue(tmp_path):
+    """Two rendered photos with their truth: the patches are labelled from the truth garden (the statues'
+    fields, and those alone, as statues), and the network fitted on them separates the two."""
+    pytest.importorskip("sklearn")
+    from vision.read import piece_train
+
+    photos = _rendered(tmp_path, _statue_garden(), (20_022, 20_023))
+    assert [p.name for p in photos] == ["p0.png", "p1.png"]
+    x, y = piece_train.truth_samples(photos[0], REFERENCE, "statue")
+    # 8 fields seen from above, each cut once as it is and JITTER_COPIES times moved
+    copies = 1 + piece_train.JITTER_COPIES
+    assert len(y) == 8 * copies and y.sum() == 2 * copies
+    # in the order of the fields (row, column): the statues stand on (1, 2) and (5, 4)
+    fields = [(1, 1), (1, 2), (2, 1), (2, 2), (4, 4), (4, 5), (5, 4), (5, 5)]
+    assert [f for i, f in enumerate(fields) if y[i * copies]] == [(1, 2), (5, 4)]
+    model, counts = piece_train.train(photos, REFERENCE, "statue")
+    assert counts == {"statue": 8, "other": 24}
+    p = model.probability(x)
+    assert p[y == 1].min() > p[y == 0].max()
+
+
+def test_training_on_rendered_photos_learns_the_stairs(tmp_path):
+    """Stairs are learned from every way up the rules allow on the true tiles, labelled by the truth."""
+    pytest.importorskip("sklearn")
+    from vision.read import piece_train
+
+    photos = _rendered(tmp_path, _stairs_garden(), (20_041, 20_042))
+    x, y = piece_train.truth_samples(photos[0], REFERENCE, "stairs")
+    copies = 1 + piece_train.JITTER_COPIES
+    assert y.sum() == 2 * copies and len(y) > y.sum()
+    model, counts = piece_train.train(photos, REFERENCE, "stairs")
+    assert counts["stairs"] == 2 * 2 * copies and model.kind == "stairs"
+    assert model.colour == REFERENCE.decoration.stairs_colour
+    p = model.probability(x)
+    assert p[y == 1].min() > p[y == 0].max()
+
+
+def test_training_needs_truth_beside_each_photo(tmp_path):
+    from vision.read import piece_train
+
+    photo = tmp_path / "p.png"
+    save_photo(render_photo(_statue_garden(), 20_025, **PLAIN), photo)
+    photo.with_suffix(".json").write_text(json.dumps({"garden": {}}))
+    for kind in piece_model.KINDS:
+        with pytest.raises(ValueError, match="no truth with a camera"):
+            piece_train.truth_samples(photo, REFERENCE, kind)
+    with pytest.raises(ValueError, match="no network for 'bridge'"):
+        piece_train.train([photo], REFERENCE, "bridge")
+
+
+def test_train_renders_its_seeds_and_writes_a_model(tmp_path):
+    pytest.importorskip("sklearn")
+    from test_cli import babylon
+
+    out = tmp_path / "statue.npz"
+    r = babylon("train", "statue", str(tmp_path / "photos"), "--seeds", "20030-20031", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "trained on 2 photo(s)" in r.stdout
+    assert len(list((tmp_path / "photos").glob("*.json"))) == 2
+    model = piece_model.load(out)
+    assert (model.kind, model.colour) == ("statue", REFERENCE.decoration.statue_colour)
+
+
+def test_train_refuses_bad_arguments_with_exit_2(tmp_path):
+    from test_cli import babylon
+
+    (tmp_path / "empty").mkdir()
+    for args in (
+        ["statue", str(tmp_path / "empty"), "-o", str(tmp_path / "m.npz")],  # no photos with truth
+        ["stairs", str(tmp_path / "none"), "-o", str(tmp_path / "m.npz")],  # no such folder
+        ["statue", str(tmp_path / "empty"), "--seeds", "9-3", "-o", str(tmp_path / "m.npz")],
+        ["stairs", str(tmp_path / "empty"), "-o", str(tmp_path / "nofolder" / "m.npz")],
+        ["bridge", str(tmp_path / "empty"), "-o", str(tmp_path / "m.npz")],  # no network for bridges
+    ):
+        r = babylon("train", *args)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, args
+        assert r.stderr.startswith("error:") or args[0] == "bridge", args  # typer's usage error
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]  # nothing written
