@@ -1614,6 +1614,7 @@ def read_decorations(
     implying: dict[int, list[tuple[Cell, int]]] = {}
     for level in sorted({c.level for c in cands}, reverse=True):
         at_level = scorer.evidence([c for c in cands if c.level == level], SHIFTS_MM)
+        # the networks judge first: stairs climbing to a field of another symbol are not raised by them
         _second_opinion(at_level, image_bgr, cam, profile, np.asarray(gain_srgb, np.float32))
         if field_symbols:
             for e in at_level:
