@@ -41,9 +41,11 @@ JITTER_COPIES = 1  #: ... this many per place
 #: 0.9 or more against 411, and no other field did against one of 6,689)
 HIDDEN, ALPHA = 64, 1e-2
 
+
 def _statue_patches(
     img: np.ndarray, cam: Camera, profile: Profile, truth: dict, garden: Garden, rng: np.random.Generator
 ) -> list[tuple[np.ndarray, int]]:
+    """(patch, label) for every field seen from above, and its jittered copies."""
     statues = {(d.cells[0], d.level) for d in garden.decorations if d.kind == "statue"}
     out = []
     for (row, col), level in np.ndenumerate(np.array(top_levels(garden))):
@@ -61,6 +63,8 @@ def _statue_patches(
 def _stairs_patches(
     img: np.ndarray, cam: Camera, profile: Profile, truth: dict, garden: Garden, rng: np.random.Generator
 ) -> list[tuple[np.ndarray, int]]:
+    """(patch, label) for every way up the rules allow on the true tiles, seen from above (the
+    decorations stage's stairs candidates not on a hidden tile), and its jittered copies."""
     if "pieces" not in truth:
         raise KeyError("pieces (the tiles' placements)")
     stairs = {frozenset(d.cell_levels) for d in garden.decorations if d.kind == "stairs"}
