@@ -75,9 +75,10 @@ Band = tuple[str, float, int, np.ndarray]
 #: the photo's own white: the median colour of the bands read white this surely (and seen on this many
 #: pixels), from this many bands at least
 WHITE_SURE, WHITE_PIXELS, WHITE_BANDS = 0.85, 100, 2
-#: a band read white that stands this far (Lab chroma) from the photo's own white towards the cool
-#: flower (the bluest one), within this angle of its hue, and no darker than the whites by more than
-#: WASHED_SHADE, is that flower washed out (glare, haze): on development photos the white bands stood
+#: a band read white that stands this far (Lab chroma) from the photo's own white towards a flower
+#: printed darker than white by WASHED_SHADE or more (blue, pink), within this angle of its hue, and no
+#: darker than the whites by more than WASHED_SHADE, is that flower washed out (glare, haze); measured
+#: for the blue (the first flower it was made for): on development photos the white bands stood
 #: at most 8 that way from their photo's whites, the washed blue ones 11-22; a white in a deep shadow
 #: takes a cool tint too (up to 20 that way, 24-33 darker than the whites), so a band that dark is
 #: left white
@@ -121,7 +122,8 @@ def washed_bands(bands: Sequence[Band], profile: Profile) -> dict[int, str]:
     for i, (flower, _, _, colour) in enumerate(bands):
         if flower != neutral:
             continue
-        leans = {n: float((colour - white)[1:] @ w) for n, w in ways.items() if _leans(colour - white, w)}
+        off = colour - white
+        leans = {n: float(off[1:] @ w) for n, w in ways.items() if _leans(off, w)}
         if leans:
             out[i] = max(leans, key=leans.get)
     return out
