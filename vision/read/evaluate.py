@@ -24,6 +24,8 @@ from scoring.score import CATEGORIES, score_garden
 from scoring.visibility import top_levels
 from vision.read.pieces_eval import evaluate_decorations
 
+#: a focal length read within this share of the truth's puts the level planes within a pixel or two
+FOCAL_CLOSE = 0.03
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif")
 
 
@@ -33,6 +35,7 @@ class PhotoResult:
     board_found: bool
     error: str = ""
     corner_error_px: float | None = None  #: largest board-corner distance from the truth, full-size pixels
+    focal_error: float | None = None  #: the focal length read over the truth's, less 1
     tiles_true: int = 0  #: visible tiles in the truth
     tiles_read: int = 0
     tiles_matched: int = 0  #: same 2 x 2 block
@@ -148,6 +151,8 @@ def evaluate_photo(photo: Path, read_fn: Any) -> PhotoResult:
     if corners:
         want = np.array([corners[k] for k in ("top_left", "top_right", "bottom_right", "bottom_left")])
         res.corner_error_px = float(np.max(np.linalg.norm(reading.board_corners_px - want, axis=1)))
+    if "K" in truth.get("camera", {}):
+        res.focal_error = reading.camera.fx / float(truth["camera"]["K"][0][0]) - 1
     return res
 
 
@@ -186,6 +191,7 @@ def summarize(results: list[PhotoResult]) -> dict[str, Any]:
         "tile_recall": share(tp, n_true),
         "level_accuracy": share(sum(r.levels_right for r in found), tp),
         "flower_accuracy": share(sum(r.flowers_right for r in found), tp),
+        "focal_within_3pct": share(sum(abs(r.focal_error or 0) <= FOCAL_CLOSE for r in found), len(found)),
         "highest_level_accuracy": share(sum(r.highest_right for r in found), n),
         "structure_right": share(sum(r.structure_right for r in found), n),
         "total_exact": share(sum(r.total_read == r.total_true for r in found), n),
