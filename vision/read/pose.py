@@ -89,12 +89,13 @@ def plane_range(H: np.ndarray, c: tuple[float, float], size: tuple[int, int]) ->
     """The focal lengths the board's plane allows when the principal point may be anywhere within
     :data:`PP_OFF` of ``c``, within the phone's field of view. The plane's own estimate moves a lot
     with the principal point (at 25 degrees of tilt, 3 % off the middle moves it by 10 %), so a
-    tilted view narrows the range and a view from straight above leaves the field of view's."""
+    tilted view narrows the range and a view from straight above leaves the field of view's (there the
+    estimates scatter over a wider range than the phone's lenses span: they say nothing)."""
     lo, hi = fov_range(size)
     offsets = np.linspace(-PP_OFF, PP_OFF, 5)
     centres = [(c[0] + dx * size[0], c[1] + dy * size[1]) for dx in offsets for dy in offsets]
     fs = [focal_from_homography(H, pp) for pp in centres]
-    if any(f is None for f in fs):
+    if any(f is None for f in fs) or max(fs) / min(fs) > hi / lo:
         return lo, hi
     plo, phi = min(fs) / 1.03, max(fs) * 1.03  # and 3 % for what the model leaves out (the board's warp)
     if plo >= hi or phi <= lo:
