@@ -582,6 +582,7 @@ def _seed_range(text: str) -> range:
 class PieceKind(StrEnum):
     statue = "statue"
     stairs = "stairs"
+    fountain = "fountain"
 
 
 @app.command("train")
@@ -592,8 +593,8 @@ def train_cmd(
     seeds: Annotated[list[str] | None, typer.Option(
         "--seeds", help="render these seeds (A-B) into the folder first, keeping those there")] = None,
 ) -> None:
-    """Train the network the reader asks for a second opinion on statues or stairs (needs the 'train'
-    extra). The shipped ones: babylon train KIND DIR --seeds 40000-40219 --seeds 41000-41199 -o
+    """Train the network the reader asks for a second opinion on statues, stairs or fountains (needs
+    the 'train' extra). The shipped ones: babylon train KIND DIR --seeds 40000-40219 --seeds 41000-41199 -o
     vision/read/models/KIND.npz"""
     from vision.read.evaluate import photos_with_truth
     from vision.read.piece_train import train

@@ -1,4 +1,4 @@
-"""The piece networks: the reader's learned second opinion on statues and stairs."""
+"""The piece networks: the reader's learned second opinion on statues, stairs and fountains."""
 
 from __future__ import annotations
 
@@ -50,6 +50,23 @@ def _stairs_garden() -> Garden:
     )
 
 
+def _fountain_garden() -> Garden:
+    """Three tiles on level 1, a fountain across each of two gaps between them."""
+    return Garden(
+        format="babylon-garden/1",
+        board_flower="blue",
+        tiles=[
+            Tile(row=2, col=2, level=1, flower="pink"),
+            Tile(row=2, col=4, level=1, flower="yellow"),
+            Tile(row=4, col=2, level=1, flower="white"),
+        ],
+        decorations=[
+            Decoration(kind="fountain", cells=((2, 3), (2, 4)), level=1),
+            Decoration(kind="fountain", cells=((3, 2), (4, 2)), level=1),
+        ],
+    )
+
+
 def test_the_shipped_statue_network_tells_a_statue_from_the_fields_beside_it():
     photo = render_photo(_statue_garden(), 20_021, tilt_deg=12.0, **PLAIN)
     model = piece_model.model_for("statue", REFERENCE)
@@ -80,9 +97,27 @@ def test_the_shipped_stairs_network_tells_the_stairs_from_the_other_ways_up():
     assert p[~there].max() < 0.5
 
 
+def test_the_shipped_fountain_network_tells_the_fountains_from_the_other_places():
+    """Every place the rules allow a fountain on the true tiles: the two that stand there look surely
+    like fountains, none of the others does."""
+    photo = render_photo(_fountain_garden(), 20_050, tilt_deg=14.0, **PLAIN)
+    model = piece_model.model_for("fountain", REFERENCE)
+    assert model is not None
+    cam = Camera.from_dict(photo.truth["camera"])
+    surf = Surfaces(truth_tiles(photo.truth, REFERENCE), REFERENCE)
+    places = [c for c in candidates(surf) if c.kind == "fountain" and not c.hidden]
+    truth = {frozenset(d.cell_levels) for d in _fountain_garden().decorations}
+    patches = [piece_model.fountain_patch(photo.image, cam, REFERENCE, c.origin, c.angle_deg) for c in places]
+    p = model.on_patches(patches, board_gain(photo.image, cam, REFERENCE))
+    there = np.array([frozenset(c.fields) in truth for c in places])
+    assert there.sum() == 2 and len(places) > 2
+    assert p[there].min() >= decorations.LOOKS_SURE
+    assert p[~there].max() < 0.5
+
+
 def test_a_network_is_only_asked_about_the_piece_it_learned():
-    """Another edition's pieces (the variant's purple resin statue, its slate stairs) are the profile's
-    to tell, not the networks'."""
+    """Another edition's pieces (the variant's purple resin statue, its slate stairs, its teal water)
+    are the profile's to tell, not the networks'."""
     for kind in piece_model.KINDS:
         assert piece_model.model_for(kind, REFERENCE).kind == kind
         assert piece_model.model_for(kind, VARIANT) is None
@@ -110,7 +145,11 @@ def test_a_model_round_trips_and_a_file_that_is_not_one_is_refused(tmp_path):
 
 
 def _evidence(kind: str, score: float, visible: float = 1.0, hidden: bool = False) -> decorations.Evidence:
-    cells, levels = (((3, 3),), (1,)) if kind == "statue" else (((3, 3), (3, 4)), (1, 2))
+    cells, levels = {
+        "statue": (((3, 3),), (1,)),
+        "stairs": (((3, 3), (3, 4)), (1, 2)),
+        "fountain": (((3, 3), (3, 4)), (1, 1)),
+    }[kind]
     c = decorations.Candidate(kind, cells, levels, (0.0, 0.0, 22.5), 0.0, 30.0, 22.5, hidden=hidden)
     return decorations.Evidence(c, score, visible)
 
@@ -127,9 +166,9 @@ class _Fake:
 @pytest.mark.parametrize("kind", piece_model.KINDS)
 def test_pieces_seen_well_are_rescored_where_their_network_is_sure(monkeypatch, kind):
     """A piece failing its colour test takes the network's probability as its score where the network
-    is surely seeing the piece; one passing it, where the network surely is not (stairs whose colours
-    look surely theirs excepted); the rest keep their score, and pieces seen little or standing on a
-    tile not read are not asked about."""
+    is surely seeing the piece; one passing it, where the network surely is not (stairs and fountains
+    whose colours look surely theirs excepted); the rest keep their score, and pieces seen little or
+    standing on a tile not read are not asked about."""
     fake = _Fake([0.95, 0.6, 0.001, 0.3, 0.001])
     monkeypatch.setattr(piece_model, "model_for", lambda k, profile: fake if k == kind else None)
     monkeypatch.setattr(decorations, "_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
@@ -141,7 +180,7 @@ def test_pieces_seen_well_are_rescored_where_their_network_is_sure(monkeypatch, 
     assert rescued.score == pytest.approx(0.95) and vetoed.score == pytest.approx(0.001)
     assert unsure.score == 0.2 and kept.score == 0.8
     assert seen_little.score == 0.1 and on_hidden.score == 0.3
-    assert sure.score == (0.99 if kind == "stairs" else pytest.approx(0.001))
+    assert sure.score == (0.99 if kind in ("stairs", "fountain") else pytest.approx(0.001))
 
 
 def _rendered(tmp_path, garden: Garden, seeds: tuple[int, ...]) -> list:
@@ -174,18 +213,23 @@ def test_training_on_rendered_photos_learns_the_statue(tmp_path):
     assert p[y == 1].min() > p[y == 0].max()
 
 
-def test_training_on_rendered_photos_learns_the_stairs(tmp_path):
-    """Stairs are learned from every way up the rules allow on the true tiles, labelled by the truth."""
+@pytest.mark.parametrize(
+    ("kind", "garden", "seeds"),
+    [("stairs", _stairs_garden, (20_041, 20_042)), ("fountain", _fountain_garden, (20_051, 20_052))],
+)
+def test_training_on_rendered_photos_learns_stairs_and_fountains(tmp_path, kind, garden, seeds):
+    """Stairs and fountains are learned from every place the rules allow them on the true tiles,
+    labelled by the truth."""
     pytest.importorskip("sklearn")
     from vision.read import piece_train
 
-    photos = _rendered(tmp_path, _stairs_garden(), (20_041, 20_042))
-    x, y = piece_train.truth_samples(photos[0], REFERENCE, "stairs")
+    photos = _rendered(tmp_path, garden(), seeds)
+    x, y = piece_train.truth_samples(photos[0], REFERENCE, kind)
     copies = 1 + piece_train.JITTER_COPIES
     assert y.sum() == 2 * copies and len(y) > y.sum()
-    model, counts = piece_train.train(photos, REFERENCE, "stairs")
-    assert counts["stairs"] == 2 * 2 * copies and model.kind == "stairs"
-    assert model.colour == REFERENCE.decoration.stairs_colour
+    model, counts = piece_train.train(photos, REFERENCE, kind)
+    assert counts[kind] == 2 * 2 * copies and model.kind == kind
+    assert model.colour == piece_model.piece_colour(REFERENCE, kind)
     p = model.probability(x)
     assert p[y == 1].min() > p[y == 0].max()
 

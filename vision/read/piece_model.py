@@ -1,16 +1,20 @@
-"""Learned second opinions on statues and stairs: how the piece's shape looks in a patch of the photo.
+"""Learned second opinions on statues, stairs and fountains: how the piece's shape looks in a patch of
+the photo.
 
 The decorations stage judges a piece by its colours (a statue's bronze over the plaque's middle, the
-cream round it; the stairs' grey stone over the lower field). A piece in an odd light, dark or glossy,
-fails that test though its shape is plain to see, and grey or bronze that is not a piece (glare on a
-plaque, a pillar, a bronze-like icon) may pass it. This module cuts a small patch of the photo in a
+cream round it; the stairs' grey stone over the lower field; a fountain's water in its basin). A piece
+in an odd light, dark or glossy (water mirroring the lamp, white), fails that test though its shape is
+plain to see, and grey or bronze that is not a piece (glare on a plaque, a pillar, a bronze-like icon)
+may pass it. This module cuts a small patch of the photo in a
 frame the piece fixes, so that it looks alike from any camera:
 
 - a statue's (:func:`statue_patch`): round its field, on the plane halfway up the statue, its rows
   down the projected vertical (the statue stands upright in it) and scaled so that the field spans it
   whatever the distance;
 - stairs' (:func:`stairs_patch`): the board seen from above on the plane halfway up the stairs, its
-  rows along their run from the foot to the top (the treads cross it), the whole run and a margin.
+  rows along their run from the foot to the top (the treads cross it), the whole run and a margin;
+- a fountain's (:func:`fountain_patch`): seen from above on the plane of its basin's rim, its rows
+  along the basin's length (from one field to the other), the basin and a margin.
 
 A patch is described by its gradients (a histogram of oriented gradients of the lightness) and its
 colour on a coarse grid (:func:`patch_features`), and a small neural network per kind, trained on
@@ -36,12 +40,14 @@ from skimage.feature import hog
 from vision.camera import Camera
 from vision.profile import Profile
 
-KINDS = ("statue", "stairs")  #: the pieces a network is trained for
+KINDS = ("statue", "stairs", "fountain")  #: the pieces a network is trained for
 STATUE_PX = 32  #: a statue patch's side, pixels ...
 STATUE_MM = 12.0  #: ... and half its side, mm at the statue's mid-height (a field is 30 mm, a plaque 20)
 MID_MM = 10.0  #: the height (over the tile) a statue patch is cut at: a statue stands 20 mm tall
 STAIRS_PX = 48  #: a stairs patch's side, pixels ...
 STAIRS_MARGIN = 8.0  #: ... and the margin round the run, mm (the patch spans run + 2 margins each way)
+FOUNTAIN_PX = (48, 32)  #: a fountain patch's size along and across the basin, pixels ...
+FOUNTAIN_MARGIN = 6.0  #: ... spanning the basin (48 x 20 mm) and this margin each way, 1.25 mm a pixel
 COLOUR_GRID = 6  #: the colour is described in this many cells across
 MODELS = Path(__file__).resolve().parent / "models"
 
@@ -49,6 +55,29 @@ MODELS = Path(__file__).resolve().parent / "models"
 def _remap(image_bgr: np.ndarray, uv: np.ndarray) -> np.ndarray:
     uv = uv.astype(np.float32)
     return cv2.remap(image_bgr, uv[..., 0], uv[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _oriented_patch(
+    image_bgr: np.ndarray,
+    cam: Camera,
+    centre: np.ndarray,
+    z: float,
+    angle_deg: float,
+    half_mm: tuple[float, float],
+    size_px: tuple[int, int],
+) -> np.ndarray:
+    """The photo on the plane at height ``z`` round ``centre`` (board mm), its rows along ``angle_deg``
+    (``half_mm[0]`` each way, ``size_px[0]`` rows), its columns across (``half_mm[1]``, ``size_px[1]``)."""
+    a = math.radians(angle_deg)
+    along = np.array([math.cos(a), math.sin(a)])
+    across = np.array([-along[1], along[0]])
+    ga, gc = np.meshgrid(
+        np.linspace(-half_mm[0], half_mm[0], size_px[0]), np.linspace(-half_mm[1], half_mm[1], size_px[1]),
+        indexing="ij",
+    )
+    xy = (centre + ga[..., None] * along + gc[..., None] * across).reshape(-1, 2)
+    xyz = np.column_stack([xy, np.full(len(xy), z)])
+    return _remap(image_bgr, cam.project(xyz).reshape(size_px[0], size_px[1], 2))
 
 
 def statue_patch(
@@ -95,11 +124,27 @@ def stairs_patch(
     along = np.array([math.cos(a), math.sin(a)])
     across = np.array([-along[1], along[0]])
     centre = np.asarray(foot[:2], float) + along * (run / 2 + shift[0]) + across * shift[1]
-    g = np.linspace(-(run / 2 + STAIRS_MARGIN), run / 2 + STAIRS_MARGIN, STAIRS_PX)
-    ga, gc = np.meshgrid(g, g, indexing="ij")
-    xy = centre + ga[..., None] * along + gc[..., None] * across
-    xyz = np.concatenate([xy.reshape(-1, 2), np.full((xy.shape[0] * xy.shape[1], 1), foot[2] + rise / 2)], 1)
-    return _remap(image_bgr, cam.project(xyz).reshape(STAIRS_PX, STAIRS_PX, 2))
+    half = (run / 2 + STAIRS_MARGIN,) * 2
+    return _oriented_patch(image_bgr, cam, centre, foot[2] + rise / 2, angle_deg, half, (STAIRS_PX,) * 2)
+
+
+def fountain_patch(
+    image_bgr: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    centre: tuple[float, float, float],
+    angle_deg: float,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
+    """(FOUNTAIN_PX, 3) uint8: the photo over a fountain whose basin is centred at ``centre`` (board mm,
+    on its tile's top) and runs along ``angle_deg``: the plane of the basin's rim, its rows along the
+    basin, the basin and :data:`FOUNTAIN_MARGIN` each way; ``shift`` (along, across, mm) moves it."""
+    length, width, height = profile.decoration.fountain_basin
+    a = math.radians(angle_deg)
+    along = np.array([math.cos(a), math.sin(a)])
+    moved = np.asarray(centre[:2], float) + shift[0] * along + shift[1] * np.array([-along[1], along[0]])
+    half = (length / 2 + FOUNTAIN_MARGIN, width / 2 + FOUNTAIN_MARGIN)
+    return _oriented_patch(image_bgr, cam, moved, centre[2] + height, angle_deg, half, FOUNTAIN_PX)
 
 
 def patch_features(patch_bgr: np.ndarray, gain: np.ndarray) -> np.ndarray:
@@ -125,7 +170,7 @@ class PieceModel:
     hidden_b: np.ndarray  #: (H,)
     out_w: np.ndarray  #: (H,)
     out_b: float
-    kind: str  #: "statue" or "stairs"
+    kind: str  #: one of :data:`KINDS`
     colour: str  #: the profile's colour of that piece it was trained on
 
     def probability(self, features: np.ndarray) -> np.ndarray:
@@ -169,8 +214,9 @@ def load(path: Path) -> PieceModel:
 
 
 def piece_colour(profile: Profile, kind: str) -> str:
-    """The profile's colour of ``kind`` (a network is asked only about the colour it learned)."""
-    return getattr(profile.decoration, f"{kind}_colour")
+    """The profile's colour of ``kind`` (a network is asked only about the colour it learned; a
+    fountain's is its water's)."""
+    return getattr(profile.decoration, "fountain_water_colour" if kind == "fountain" else f"{kind}_colour")
 
 
 @lru_cache(maxsize=8)

@@ -2,16 +2,18 @@
 
 Each photo's truth (its camera, garden and the tiles' placements) gives the patches a network learns
 from, cut with the photo's true camera: for statues, every field seen from above, labelled by whether
-a statue stands on it; for stairs, every place the rules allow stairs on the true tiles with the lower
-field or the upper one seen from above (the decorations stage's candidates), labelled by whether those
-stairs stand there. Each is cut once more a millimetre or so off (the reader's camera and tiles are a
-little off too). A small neural network (scikit-learn's multi-layer perceptron, the ``train`` extra) on
-the standardised features gives the weights. The same photos give the same network.
+a statue stands on it; for stairs and fountains, every place the rules allow one on the true tiles
+with its fields seen from above (the decorations stage's candidates, not on a tile hidden under higher
+ones), labelled by whether that piece stands there. Each is cut once more a millimetre or so off (the
+reader's camera and tiles are a little off too). A small neural network (scikit-learn's multi-layer
+perceptron, the ``train`` extra) on the standardised features gives the weights. The same photos give
+the same network.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +28,7 @@ from vision.read.load import load_photo
 from vision.read.piece_model import (
     KINDS,
     PieceModel,
+    fountain_patch,
     patch_features,
     piece_colour,
     stairs_patch,
@@ -60,30 +63,43 @@ def _statue_patches(
     return out
 
 
-def _stairs_patches(
-    img: np.ndarray, cam: Camera, profile: Profile, truth: dict, garden: Garden, rng: np.random.Generator
+def _placed_patches(
+    kind: str,
+    img: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    truth: dict,
+    garden: Garden,
+    rng: np.random.Generator,
 ) -> list[tuple[np.ndarray, int]]:
-    """(patch, label) for every way up the rules allow on the true tiles, seen from above (the
-    decorations stage's stairs candidates not on a hidden tile), and its jittered copies."""
+    """(patch, label) for every place the rules allow ``kind`` (stairs, a fountain) on the true tiles,
+    seen from above (the decorations stage's candidates not on a hidden tile), and its jittered copies."""
     if "pieces" not in truth:
         raise KeyError("pieces (the tiles' placements)")
-    stairs = {frozenset(d.cell_levels) for d in garden.decorations if d.kind == "stairs"}
+    placed = {frozenset(d.cell_levels) for d in garden.decorations if d.kind == kind}
     out = []
     for c in candidates(Surfaces(truth_tiles(truth, profile), profile)):
-        if c.kind != "stairs" or c.hidden:
+        if c.kind != kind or c.hidden:
             continue
-        label = int(frozenset(c.fields) in stairs)
+        label = int(frozenset(c.fields) in placed)
         offsets = [(0.0, 0.0)] + [tuple(rng.uniform(-JITTER_MM, JITTER_MM, 2)) for _ in range(JITTER_COPIES)]
-        out += [(stairs_patch(img, cam, c.origin, c.angle_deg, c.run, c.rise, s), label) for s in offsets]
+        if kind == "stairs":
+            out += [(stairs_patch(img, cam, c.origin, c.angle_deg, c.run, c.rise, s), label) for s in offsets]
+        else:
+            out += [(fountain_patch(img, cam, profile, c.origin, c.angle_deg, s), label) for s in offsets]
     return out
 
 
-_PATCHES = {"statue": _statue_patches, "stairs": _stairs_patches}
+_PATCHES = {
+    "statue": _statue_patches,
+    "stairs": partial(_placed_patches, "stairs"),
+    "fountain": partial(_placed_patches, "fountain"),
+}
 
 
 def truth_samples(photo: Path, profile: Profile, kind: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Features (N, F) and labels (N,) of the ``kind`` patches of ``photo``, by the truth JSON beside
-    it (its ``camera``, ``garden`` and, for stairs, the tiles' placements in ``pieces``)."""
+    it (its ``camera``, ``garden`` and, for stairs and fountains, the tiles' placements in ``pieces``)."""
     truth = truth_of(photo)
     img = load_photo(photo).image
     try:
