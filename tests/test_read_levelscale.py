@@ -76,6 +76,26 @@ def test_plane_range_holds_the_focal_length_of_a_tilted_view():
     assert hi / lo < 1.4  # a tilted view narrows the field of view's range (1.57)
 
 
+def test_plane_range_of_a_view_from_straight_above_is_the_field_of_views():
+    """Seen from straight above, the focal lengths the plane gives (one per principal point tried)
+    scatter past the phone's lenses with a pixel of noise on the board's corners: they must not narrow
+    the range to a sliver that misses the camera's (each of 80 noisy views keeps it in range)."""
+    import cv2
+
+    rng = np.random.default_rng(7)
+    board = np.array([[0, 0, 0], [300, 0, 0], [300, 300, 0], [0, 300, 0]], float)
+    for _ in range(40):
+        for tilt in (1.0, 2.0):
+            a = np.radians(tilt)
+            target = np.array([135.0, 135.0, 0.0])
+            eye = target + 520.0 * np.array([np.sin(a), 0.0, np.cos(a)])
+            cam = Camera.look_at(eye, target, np.array([0.0, -1.0, 0.0]), SIZE[0], SIZE[1], 74.0)
+            uv = cam.project(board, distort=False) + rng.normal(0, 1.0, (4, 2))
+            H = cv2.getPerspectiveTransform(board[:, :2].astype(np.float32), uv.astype(np.float32))
+            lo, hi = pose.plane_range(H, (cam.cx, cam.cy), SIZE)
+            assert lo <= cam.fx <= hi
+
+
 def test_the_tiles_refine_a_wrong_focal_length_and_principal_point():
     """refine_with_tiles: every tile's placement free, the camera's columns by differences and the
     placements' in closed form; on exact edge points it lands on the true camera."""
