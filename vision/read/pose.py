@@ -18,6 +18,7 @@ import numpy as np
 from vision.camera import Camera
 
 HFOV_RANGE = (58.0, 82.0)  #: field of view across the long side (spec: 60-80 degrees), with a margin
+STRAIGHT_DOWN_DEG = 5.0  #: a view tilted less than this from straight down says nothing of the focal length
 PP_OFF = 0.03  #: how far (share of the image's side) a phone's principal point may be off the middle
 
 
@@ -89,13 +90,17 @@ def plane_range(H: np.ndarray, c: tuple[float, float], size: tuple[int, int]) ->
     """The focal lengths the board's plane allows when the principal point may be anywhere within
     :data:`PP_OFF` of ``c``, within the phone's field of view. The plane's own estimate moves a lot
     with the principal point (at 25 degrees of tilt, 3 % off the middle moves it by 10 %), so a
-    tilted view narrows the range and a view from straight above leaves the field of view's (there the
-    estimates scatter over a wider range than the phone's lenses span: they say nothing)."""
+    tilted view narrows the range and a view from straight above leaves the field of view's (within
+    :data:`STRAIGHT_DOWN_DEG` of it the estimates scatter with a pixel's noise, most of them past the
+    phone's lenses, and their few inside would narrow the range wrongly)."""
     lo, hi = fov_range(size)
     offsets = np.linspace(-PP_OFF, PP_OFF, 5)
     centres = [(c[0] + dx * size[0], c[1] + dy * size[1]) for dx in offsets for dy in offsets]
+    R, _ = pose_from_homography(H, math.sqrt(lo * hi), c)
+    if tilt_deg(R) < STRAIGHT_DOWN_DEG:
+        return lo, hi
     fs = [focal_from_homography(H, pp) for pp in centres]
-    if any(f is None for f in fs) or max(fs) / min(fs) > hi / lo:
+    if any(f is None for f in fs):
         return lo, hi
     plo, phi = min(fs) / 1.03, max(fs) * 1.03  # and 3 % for what the model leaves out (the board's warp)
     if plo >= hi or phi <= lo:
