@@ -1482,9 +1482,9 @@ def _sure(evs: Sequence[Evidence]) -> dict[str, set[tuple[Cell, int]]]:
 
 
 #: the piece networks' second opinion (:mod:`vision.read.piece_model`) on statues, stairs and fountains
-#: seen by this share of their points and more, on tiles read: a piece whose colours fail its test (under
-#: its threshold) is read when its shape looks the piece's this surely, and then scores that probability
-#: ...
+#: seen by this share of their points and more, on tiles read: a piece whose colours fail its test
+#: (under its threshold) is read when its shape looks the piece's this surely, and then scores that
+#: probability ...
 LOOKS_VISIBLE, LOOKS_SURE = 0.5, 0.9
 #: ... and one whose colours pass, but score under the second figure, is not read when its shape looks
 #: the piece's this little (the first figure; the score drops to it).

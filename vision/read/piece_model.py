@@ -5,8 +5,8 @@ The decorations stage judges a piece by its colours (a statue's bronze over the 
 cream round it; the stairs' grey stone over the lower field; a fountain's water in its basin). A piece
 in an odd light, dark or glossy (water mirroring the lamp, white), fails that test though its shape is
 plain to see, and grey or bronze that is not a piece (glare on a plaque, a pillar, a bronze-like icon)
-may pass it. This module cuts a small patch of the photo in a
-frame the piece fixes, so that it looks alike from any camera:
+may pass it. This module cuts a small patch of the photo in a frame the piece fixes, so that it looks
+alike from any camera:
 
 - a statue's (:func:`statue_patch`): round its field, on the plane halfway up the statue, its rows
   down the projected vertical (the statue stands upright in it) and scaled so that the field spans it
