@@ -1505,14 +1505,20 @@ LOOKS_VISIBLE, LOOKS_SURE = 0.5, 0.9
 LOOKS_NOT = {"statue": (0.02, math.inf), "stairs": (0.002, SURE["stairs"][0]), "fountain": (0.02, 0.9)}
 
 
-def _patch(image_bgr: np.ndarray, cam: Camera, profile: Profile, ev: Evidence) -> np.ndarray:
-    """The patch the piece network of ``ev``'s kind looks at (:mod:`vision.read.piece_model`)."""
-    c = ev.candidate
+def piece_patch(
+    image_bgr: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    c: Candidate,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
+    """The patch the piece network of ``c``'s kind looks at (:mod:`vision.read.piece_model`); stairs'
+    and a fountain's moved by ``shift`` (along, across, mm: their training's jittered copies)."""
     if c.kind == "statue":
         return piece_model.statue_patch(image_bgr, cam, profile, *c.fields[0])
     if c.kind == "fountain":
-        return piece_model.fountain_patch(image_bgr, cam, profile, c.origin, c.angle_deg)
-    return piece_model.stairs_patch(image_bgr, cam, c.origin, c.angle_deg, c.run, c.rise)
+        return piece_model.fountain_patch(image_bgr, cam, profile, c.origin, c.angle_deg, shift)
+    return piece_model.stairs_patch(image_bgr, cam, c.origin, c.angle_deg, c.run, c.rise, shift)
 
 
 def _second_opinion(
@@ -1531,7 +1537,7 @@ def _second_opinion(
         if model is None or not seen:
             continue
         not_p, below = LOOKS_NOT[kind]
-        p = model.on_patches([_patch(image_bgr, cam, profile, e) for e in seen], gain)
+        p = model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in seen], gain)
         for e, pi in zip(seen, p, strict=True):
             passed = e.score >= THRESHOLDS[kind]
             if (not passed and pi >= LOOKS_SURE) or (passed and pi <= not_p and e.score < below):

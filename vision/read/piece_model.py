@@ -60,17 +60,20 @@ def _remap(image_bgr: np.ndarray, uv: np.ndarray) -> np.ndarray:
 def _oriented_patch(
     image_bgr: np.ndarray,
     cam: Camera,
-    centre: np.ndarray,
+    origin: tuple[float, ...],
+    offset: tuple[float, float],
     z: float,
     angle_deg: float,
     half_mm: tuple[float, float],
     size_px: tuple[int, int],
 ) -> np.ndarray:
-    """The photo on the plane at height ``z`` round ``centre`` (board mm), its rows along ``angle_deg``
-    (``half_mm[0]`` each way, ``size_px[0]`` rows), its columns across (``half_mm[1]``, ``size_px[1]``)."""
+    """The photo on the plane at height ``z``, its rows along ``angle_deg`` (``half_mm[0]`` each way,
+    ``size_px[0]`` rows), its columns across (``half_mm[1]``, ``size_px[1]``), round the point
+    ``offset`` (along, across, mm) from ``origin`` (board mm)."""
     a = math.radians(angle_deg)
     along = np.array([math.cos(a), math.sin(a)])
     across = np.array([-along[1], along[0]])
+    centre = np.asarray(origin[:2], float) + along * offset[0] + across * offset[1]
     ga, gc = np.meshgrid(
         np.linspace(-half_mm[0], half_mm[0], size_px[0]), np.linspace(-half_mm[1], half_mm[1], size_px[1]),
         indexing="ij",
@@ -120,12 +123,9 @@ def stairs_patch(
     ``foot`` (board mm, on the lower tile's top), climbing ``rise`` over ``run`` towards ``angle_deg``:
     the board plane halfway up, its rows along the run (foot first), its columns across, the run and
     :data:`STAIRS_MARGIN` each side in both directions; ``shift`` (along, across, mm) moves it."""
-    a = math.radians(angle_deg)
-    along = np.array([math.cos(a), math.sin(a)])
-    across = np.array([-along[1], along[0]])
-    centre = np.asarray(foot[:2], float) + along * (run / 2 + shift[0]) + across * shift[1]
-    half = (run / 2 + STAIRS_MARGIN,) * 2
-    return _oriented_patch(image_bgr, cam, centre, foot[2] + rise / 2, angle_deg, half, (STAIRS_PX,) * 2)
+    half, size = (run / 2 + STAIRS_MARGIN,) * 2, (STAIRS_PX,) * 2
+    offset = (run / 2 + shift[0], shift[1])
+    return _oriented_patch(image_bgr, cam, foot, offset, foot[2] + rise / 2, angle_deg, half, size)
 
 
 def fountain_patch(
@@ -140,11 +140,8 @@ def fountain_patch(
     on its tile's top) and runs along ``angle_deg``: the plane of the basin's rim, its rows along the
     basin, the basin and :data:`FOUNTAIN_MARGIN` each way; ``shift`` (along, across, mm) moves it."""
     length, width, height = profile.decoration.fountain_basin
-    a = math.radians(angle_deg)
-    along = np.array([math.cos(a), math.sin(a)])
-    moved = np.asarray(centre[:2], float) + shift[0] * along + shift[1] * np.array([-along[1], along[0]])
     half = (length / 2 + FOUNTAIN_MARGIN, width / 2 + FOUNTAIN_MARGIN)
-    return _oriented_patch(image_bgr, cam, moved, centre[2] + height, angle_deg, half, FOUNTAIN_PX)
+    return _oriented_patch(image_bgr, cam, centre, shift, centre[2] + height, angle_deg, half, FOUNTAIN_PX)
 
 
 def patch_features(patch_bgr: np.ndarray, gain: np.ndarray) -> np.ndarray:

@@ -22,16 +22,14 @@ from scoring.garden import Garden, GardenError, garden_from_dict
 from scoring.visibility import top_levels
 from vision.camera import Camera
 from vision.profile import Profile
-from vision.read.decorations import Surfaces, candidates
+from vision.read.decorations import Surfaces, candidates, piece_patch
 from vision.read.evaluate import truth_of
 from vision.read.load import load_photo
 from vision.read.piece_model import (
     KINDS,
     PieceModel,
-    fountain_patch,
     patch_features,
     piece_colour,
-    stairs_patch,
     statue_patch,
 )
 from vision.read.pieces import truth_tiles
@@ -83,10 +81,7 @@ def _placed_patches(
             continue
         label = int(frozenset(c.fields) in placed)
         offsets = [(0.0, 0.0)] + [tuple(rng.uniform(-JITTER_MM, JITTER_MM, 2)) for _ in range(JITTER_COPIES)]
-        if kind == "stairs":
-            out += [(stairs_patch(img, cam, c.origin, c.angle_deg, c.run, c.rise, s), label) for s in offsets]
-        else:
-            out += [(fountain_patch(img, cam, profile, c.origin, c.angle_deg, s), label) for s in offsets]
+        out += [(piece_patch(img, cam, profile, c, s), label) for s in offsets]
     return out
 
 

@@ -94,11 +94,11 @@ def plane_range(H: np.ndarray, c: tuple[float, float], size: tuple[int, int]) ->
     :data:`STRAIGHT_DOWN_DEG` of it the estimates scatter with a pixel's noise, most of them past the
     phone's lenses, and their few inside would narrow the range wrongly)."""
     lo, hi = fov_range(size)
-    offsets = np.linspace(-PP_OFF, PP_OFF, 5)
-    centres = [(c[0] + dx * size[0], c[1] + dy * size[1]) for dx in offsets for dy in offsets]
     R, _ = pose_from_homography(H, math.sqrt(lo * hi), c)
     if tilt_deg(R) < STRAIGHT_DOWN_DEG:
         return lo, hi
+    offsets = np.linspace(-PP_OFF, PP_OFF, 5)
+    centres = [(c[0] + dx * size[0], c[1] + dy * size[1]) for dx in offsets for dy in offsets]
     fs = [focal_from_homography(H, pp) for pp in centres]
     if any(f is None for f in fs):
         return lo, hi
