@@ -11,6 +11,7 @@ import pytest
 from scipy.spatial import Delaunay
 
 from scoring.garden import Decoration, Garden, Tile
+from scoring.generate import generate_garden
 from scoring.rules import check
 from vision.camera import Camera
 from vision.profile import REFERENCE, VARIANT
@@ -147,8 +148,12 @@ def test_pieces_may_stand_on_a_tile_in_sight_but_not_read() -> None:
     """A fountain's other half, or the foot of stairs, may stand on a field in sight from above where no
     tile was read (the tile reader misses a low tile whose one field in sight holds the piece)."""
     surf = Surfaces([PlacedTile(2, 2, 1), PlacedTile(4, 2, 2)], REFERENCE)
-    unread = [c for c in candidates(surf) if any(surf.unread(*f) for f in c.fields)]
+    cands = candidates(surf)
+    unread = [c for c in cands if c.kind != "statue" and any(surf.unread(*f) for f in c.fields)]
     assert unread and all(c.hidden and c.kind in ("fountain", "stairs", "bridge") for c in unread)
+    # statues only on bare cells (Surfaces.slivers), belvederes never
+    lone = [c for c in cands if c.kind in ("statue", "belvedere") and surf.unread(*c.fields[0])]
+    assert lone and all(c.kind == "statue" and c.fields[0] in surf.sliver_fields for c in lone)
     fountains = {c.cells for c in unread if c.kind == "fountain"}
     assert ((2, 3), (2, 4)) in fountains and ((1, 2), (2, 2)) in fountains
     # a bridge from a field read over an open cell to one not read; its other end is always read
@@ -206,6 +211,44 @@ def test_a_bridge_end_on_a_tile_not_read_implies_the_tile() -> None:
     assert [(t.level, (2, 4) in t.cells) for t in implied] == [(1, True)]
 
 
+def test_statues_may_stand_on_the_fields_in_sight_of_tiles_not_read() -> None:
+    """A cell in sight where no tile was read may hold a tile of a level above the cell's top on a block
+    whose other cells lie under higher tiles read or show the board, and under a higher tile on one
+    of them unless on level 1 (:meth:`Surfaces.slivers`); statues are looked for there."""
+    # level 3 over (2, 2), (2, 3), (3, 2), (3, 3); level 1 over (4, 4), (4, 5), (5, 4), (5, 5)
+    surf = Surfaces([PlacedTile(2, 2, 3), PlacedTile(4, 4, 1)], REFERENCE)
+    slivers = set(surf.slivers())
+    # (3, 4) beside the level-3 tile: on block (2, 3) or (3, 3), levels 1 and 2 under it
+    assert {((3, 4), 1), ((3, 4), 2)} <= slivers
+    # a bare region far from every tile: level 1 only
+    assert ((0, 6), 1) in slivers and ((0, 6), 2) not in slivers
+    # never on a cell read at that level or higher, nor over a tile read lower on another of its cells
+    assert not any(cell == (2, 2) for cell, _ in slivers)
+    assert ((3, 6), 2) not in slivers  # no block of it has a higher tile over another cell
+    statues = {c.fields for c in candidates(surf) if c.kind == "statue" and c.fields[0] in slivers}
+    assert statues == {(f,) for f in slivers}
+    assert np.allclose(surf.field((3, 4), 2), [*REFERENCE.cell_centre(3, 4), REFERENCE.tile_top_z(2)])
+
+
+@pytest.mark.parametrize("tilt", [0, 10])
+def test_a_statue_on_the_one_field_in_sight_of_a_tile_not_read_implies_the_tile(tilt: int) -> None:
+    """A generated garden (seed 562) whose level-2 tile on block (0, 5) shows only the field under its
+    statue, the rest under level-3 tiles: left out of the tiles read, it is read from its statue (the
+    statue network picks its level among those its bronze passes on), and the tile is implied."""
+    garden = generate_garden(562)
+    hidden = (0, 5, 2)
+    assert ("statue", ((0, 6),), 2) in {(d.kind, d.cells, d.level) for d in garden.decorations}
+    photo = render_photo(garden, 7, size=(1200, 900), height_mm=430, tilt_deg=tilt)
+    cam = Camera.from_dict(photo.truth["camera"])
+    without = [t for t in truth_tiles(photo.truth, REFERENCE) if (t.row, t.col, t.level) != hidden]
+    pieces = read_pieces(photo.image, cam, without, REFERENCE)
+    statues = {(d.cells, d.level) for d in pieces.decorations if d.kind == "statue"}
+    assert (((0, 6),), 2) in statues and not any(cells == ((0, 6),) and lv != 2 for cells, lv in statues)
+    finds = [TileFind(t.row, t.col, t.level, 0.0, {}, 20, t.placement) for t in without]
+    implied = implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
+    assert hidden in {(t.row, t.col, t.level) for t in implied}
+
+
 def test_the_tile_implied_goes_where_higher_tiles_hide_the_rest_of_it() -> None:
     """Of the four blocks holding the piece's cell, the one whose other fields lie under higher tiles
     read (a field of it in sight would have been read), never one the rules forbid."""
@@ -220,6 +263,18 @@ def test_the_tile_implied_goes_where_higher_tiles_hide_the_rest_of_it() -> None:
     # no block of that level beside a tile read on it: nothing
     crowded = [*finds, TileFind(4, 1, 1, 0.0, {}, 20, (0.0, 0.0, 0.0))]
     assert implied_by_pieces(crowded, [((4, 3), 1)]) == []
+
+
+def test_pieces_side_by_side_on_fields_not_read_imply_one_tile_under_both() -> None:
+    """The feet of two stairs on (6, 5) and (7, 5), level 1, where no tile was read: one tile holds both
+    (a tile for the first alone, on the block hiding the most of it, would leave the second none)."""
+    finds = [
+        TileFind(4, 5, 3, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (4, 5), (4, 6), (5, 5), (5, 6)
+        TileFind(6, 6, 4, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (6, 6), (6, 7), (7, 6), (7, 7)
+        TileFind(6, 3, 2, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (6, 3), (6, 4), (7, 3), (7, 4)
+    ]
+    implied = implied_by_pieces(finds, [((6, 5), 1), ((7, 5), 1)])
+    assert len(implied) == 1 and {(6, 5), (7, 5)} <= set(implied[0].cells) and implied[0].level == 1
 
 
 @pytest.mark.parametrize(

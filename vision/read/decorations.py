@@ -45,6 +45,7 @@ from vision.profile import DecorationModel, Profile, chroma, rgb, srgb_to_linear
 from vision.read import piece_model
 
 KINDS = ("statue", "fountain", "bridge", "stairs", "belvedere")
+SLIVER_TOP = 4  #: the highest level of a tile :meth:`Surfaces.slivers` looks for (a level-5 tile is on top)
 
 
 class TileLike(Protocol):
@@ -88,6 +89,8 @@ class Surfaces:
         self.top = top
         #: fields of tiles hidden under higher ones that a piece seen may stand on: centre, turn
         self.guessed: dict[tuple[Cell, int], tuple[np.ndarray, float]] = {}
+        #: fields of :meth:`slivers`: centre, turn
+        self.sliver_fields: dict[tuple[Cell, int], tuple[np.ndarray, float]] = {}
 
     def pose(self, i: int) -> tuple[float, float, float, float]:
         """Tile i's top centre (x, y, z) and turn (degrees)."""
@@ -98,8 +101,9 @@ class Surfaces:
 
     def field(self, cell: Cell, level: int) -> np.ndarray:
         """The centre (x, y, z) of the field over ``cell`` on the tile of ``level``."""
-        if (cell, level) in self.guessed:
-            return self.guessed[(cell, level)][0]
+        for known in (self.guessed, self.sliver_fields):
+            if (cell, level) in known:
+                return known[(cell, level)][0]
         return self._on_tile(self.at[(cell, level)], cell)
 
     def _on_tile(self, i: int, cell: Cell) -> np.ndarray:
@@ -112,8 +116,9 @@ class Surfaces:
         return np.array([*(np.array([x, y]) + rot @ local), z])
 
     def turn(self, cell: Cell, level: int) -> float:
-        if (cell, level) in self.guessed:
-            return self.guessed[(cell, level)][1]
+        for known in (self.guessed, self.sliver_fields):
+            if (cell, level) in known:
+                return known[(cell, level)][1]
         return self.pose(self.at[(cell, level)])[3]
 
     def has(self, cell: Cell, level: int) -> bool:
@@ -134,6 +139,36 @@ class Surfaces:
         holds a piece (the piece hides the lines and the green it is read by); the piece, seen standing
         where the rules put it beside a tile read, tells the tile."""
         return bool(self.top[cell] < level)
+
+    def slivers(self) -> list[tuple[Cell, int]]:
+        """Fields of tiles not read that a statue may stand on, in sight from above on a cell read as
+        bare board: on a block where no tile of that level was read, whose other cells each lie under a
+        higher tile read or show the board too (a tile read there would be hidden by this one), one of
+        them under a higher tile unless on level 1. Such a tile shows too little of its lines to be
+        read (its one field in sight, or a few, the rest under higher tiles), and a statue on it hides
+        much of the green it would be proposed by; the statue, seen standing there, tells the tile.
+        Each field's centre is taken where the cell is on that level's plane (remembered apart from
+        :attr:`guessed`, whose print other pieces are judged against, so that :meth:`field` and
+        :meth:`turn` know it)."""
+        out: set[tuple[Cell, int]] = set()
+        for r in range(GRID - 1):
+            for c in range(GRID - 1):
+                block = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+                for cell in block:
+                    if self.top[cell]:
+                        continue
+                    others = [int(self.top[x]) for x in block if x != cell]
+                    for level in range(1, SLIVER_TOP + 1):
+                        if (
+                            all(t > level or t == 0 for t in others)
+                            and (level == 1 or max(others) > level)
+                            and not any(self.has(x, level) for x in block)
+                        ):
+                            out.add((cell, level))
+        for cell, level in out:
+            x, y = self.profile.cell_centre(*cell)
+            self.sliver_fields[(cell, level)] = (np.array([x, y, self.profile.tile_top_z(level)]), 0.0)
+        return sorted(out)
 
     def beside(self, cell: Cell, level: int, other: Cell, other_level: int) -> np.ndarray:
         """The centre of the field over ``other`` on a tile of ``other_level`` hidden under higher ones,
@@ -243,6 +278,8 @@ def candidates(surf: Surfaces) -> list[Candidate]:
                 low = surf.beside(cell, level, nb, level - 1)
                 stairs = _stairs(surf, (nb, cell), level - 1, low, p, half_field, ti)
                 out.append(replace(stairs, hidden=True))
+    for cell, level in surf.slivers():
+        out.append(Candidate("statue", (cell,), (level,), tuple(surf.field(cell, level)), 0.0))
     return out
 
 
@@ -1503,6 +1540,14 @@ LOOKS_VISIBLE, LOOKS_SURE = 0.5, 0.9
 #: failed their colours and 7 of them scored 0.9 or more (and 1 of 2,173 other places); the 4 wrong
 #: ones scored 0.5-0.9 by colour all scored 0.002 or less, no true one (of 505) under 0.02.
 LOOKS_NOT = {"statue": (0.02, math.inf), "stairs": (0.002, SURE["stairs"][0]), "fountain": (0.02, 0.9)}
+#: a statue on the field of a tile not read (:meth:`Surfaces.slivers`) is read where its network is this
+#: sure of it, on the level it is surest of, and where the ring round the field shows garden green on
+#: this many points (of 72) at least: the tile's one field in sight shows its own green round the
+#: statue. On development photos (the 200 of seeds 41000-41199 and 40 rendered with such a statue,
+#: `Surfaces.slivers`'s test) the right ones scored 0.78-1.0 with 12-44 points of green; the network
+#: scored a printed icon by a bare cell at the board's edge 0.96, 6 points of green round it, and one
+#: statue a level too high 0.89 against 0.87 on its own level
+SLIVER_LOOKS, SLIVER_GREEN = 0.5, 10
 
 
 def piece_patch(
@@ -1544,6 +1589,35 @@ def _second_opinion(
                 e.score = float(pi)
 
 
+def _sliver_statues(
+    sliver: Sequence[Evidence], scorer: Scorer, image_bgr: np.ndarray, gain: np.ndarray
+) -> list[Candidate]:
+    """Of the statues on fields of :meth:`Surfaces.slivers`, those to judge: on each cell, the level
+    where the statue network is surest of a statue, if sure enough and the field shows its green
+    (:data:`SLIVER_LOOKS`). The colours alone cannot tell: a statue judged a level too high or too low
+    still shows its bronze where it is looked for, and a bare board cell's print or a piece on a tile
+    beside it passes for one; the network's patch, cut on the plane the statue would stand on, is its
+    own only on the right level. None without the network (another edition's statue)."""
+    model = piece_model.model_for("statue", scorer.profile)
+    seen = [
+        e
+        for e in sliver
+        if e.score >= THRESHOLDS["statue"]
+        and e.visible >= LOOKS_VISIBLE
+        and scorer.green_seen(e.candidate.fields[0]) >= SLIVER_GREEN
+    ]
+    if model is None or not seen:
+        return []
+    cam, profile = scorer.sampler.cam, scorer.profile
+    p = model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in seen], gain)
+    best: dict[Cell, tuple[float, Candidate]] = {}
+    for e, pi in zip(seen, p, strict=True):
+        cell = e.candidate.cells[0]
+        if pi >= SLIVER_LOOKS and pi > best.get(cell, (0.0, None))[0]:
+            best[cell] = (float(pi), e.candidate)
+    return [c for _, c in best.values()]
+
+
 def read_decorations(
     image_bgr: np.ndarray,
     cam: Camera,
@@ -1570,7 +1644,18 @@ def read_decorations(
     # the photo's ink, on the plaques where no statue may stand (its bronze would pass for pale ink;
     # each statue judged where it would stand unmoved: a hand's shift changes the ink by a hair)
     unmoved = scorer.evidence([c for c in cands if c.kind == "statue"])
-    scorer.measure_ink({e.candidate.fields[0] for e in unmoved if e.score >= THRESHOLDS["statue"]})
+    scorer.measure_ink(
+        {
+            e.candidate.fields[0]
+            for e in unmoved
+            if e.score >= THRESHOLDS["statue"] and e.candidate.fields[0] not in surf.sliver_fields
+        }
+    )
+    sliver = [c for c in cands if c.kind == "statue" and c.fields[0] in surf.sliver_fields]
+    keep = _sliver_statues(
+        scorer.evidence(sliver, SHIFTS_MM), scorer, image_bgr, np.asarray(gain_srgb, np.float32)
+    )
+    cands = [c for c in cands if c.kind != "statue" or c.fields[0] not in surf.sliver_fields or c in keep]
     found: list[DecorationFind] = []
     taken: set[tuple[Cell, int]] = set()
     belvedere_tiles: set[int] = set()

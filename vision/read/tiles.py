@@ -605,11 +605,13 @@ def implied_by_pieces(finds: list[TileFind], fields: Iterable[tuple[tuple[int, i
     """The tiles that pieces found on ``fields`` ((cell, level) each) stand on where no tile was read,
     the cell in sight from above (a low tile whose one field in sight holds a fountain's half or the
     foot of stairs shows too little of its own lines to be read). Each goes on the block that holds the
-    cell and leaves the rest of the tile under higher tiles read, as the rules allow beside those read
-    (a tile read on its edges would have shown any other field in sight)."""
+    cell and the most other fields of ``fields`` on its level (the feet of two stairs side by side
+    stand on one tile), then leaves the most of the tile under higher tiles read, as the rules allow
+    beside those read (a tile read on its edges would have shown any other field in sight)."""
     top = top_of(finds)
     out: list[TileFind] = []
-    for cell, level in sorted(set(fields)):
+    wanted = set(fields)
+    for cell, level in sorted(wanted):
         if top[cell] >= level or any(cell in f.cells and f.level == level for f in out):
             continue
         options = []
@@ -620,10 +622,11 @@ def implied_by_pieces(finds: list[TileFind], fields: Iterable[tuple[tuple[int, i
                 if any(_excludes(f, r, c, level) for f in finds + out):
                     continue
                 cells = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
-                options.append((sum(int(top[x] > level) for x in cells), (r, c)))
+                shared = sum((x, level) in wanted for x in cells)
+                options.append((shared, sum(int(top[x] > level) for x in cells), (r, c)))
         if not options:
             continue
-        hidden, (r, c) = max(options)
+        _, hidden, (r, c) = max(options)
         log.debug("tile %s level %d implied by a piece on %s (%d fields hidden)", (r, c), level, cell, hidden)
         out.append(TileFind(r, c, level, 0.0, {level: 0.0}, 0, (0.0, 0.0, 0.0), inferred=True))
     return out
