@@ -1641,21 +1641,20 @@ def read_decorations(
     if cream is not None:
         scorer = Scorer(image_bgr, cam, surf, profile, np.asarray(gain_srgb, np.float32) * cream)
     cands = candidates(surf)
+
+    def on_sliver(c: Candidate) -> bool:
+        """A statue on a field of :meth:`Surfaces.slivers` (judged by :func:`_sliver_statues`)."""
+        return c.kind == "statue" and c.fields[0] in surf.sliver_fields
+
     # the photo's ink, on the plaques where no statue may stand (its bronze would pass for pale ink;
     # each statue judged where it would stand unmoved: a hand's shift changes the ink by a hair)
-    unmoved = scorer.evidence([c for c in cands if c.kind == "statue"])
-    scorer.measure_ink(
-        {
-            e.candidate.fields[0]
-            for e in unmoved
-            if e.score >= THRESHOLDS["statue"] and e.candidate.fields[0] not in surf.sliver_fields
-        }
-    )
-    sliver = [c for c in cands if c.kind == "statue" and c.fields[0] in surf.sliver_fields]
+    unmoved = scorer.evidence([c for c in cands if c.kind == "statue" and not on_sliver(c)])
+    scorer.measure_ink({e.candidate.fields[0] for e in unmoved if e.score >= THRESHOLDS["statue"]})
+    sliver = [c for c in cands if on_sliver(c)]
     keep = _sliver_statues(
         scorer.evidence(sliver, SHIFTS_MM), scorer, image_bgr, np.asarray(gain_srgb, np.float32)
     )
-    cands = [c for c in cands if c.kind != "statue" or c.fields[0] not in surf.sliver_fields or c in keep]
+    cands = [c for c in cands if not on_sliver(c) or c in keep]
     found: list[DecorationFind] = []
     taken: set[tuple[Cell, int]] = set()
     belvedere_tiles: set[int] = set()
