@@ -279,6 +279,19 @@ def test_camera_focal_length_and_height(tall):
     assert reading.camera.position[2] == pytest.approx(want.position[2], rel=0.05)
 
 
+def test_a_principal_point_off_the_middle_does_not_take_the_levels_down(tmp_path):
+    """A generated garden (seed 41031, its own photo's conditions: tilted 10 degrees, the principal point
+    2-3 % off the middle) with tiles on levels 1 to 5: with the principal point held in the middle, the
+    focal length that put the tiles on whole levels was 20 % short and the tall tiles a level low."""
+    photo = render_photo(generate_garden(41031), 41031, size=(1200, 1600))
+    reading = read_photo(save_photo(photo, tmp_path / "off.png"))
+    want = Camera.from_dict(photo.truth["camera"])
+    assert reading.camera.fx * want.width / reading.camera.width == pytest.approx(want.fx, rel=0.03)
+    assert evaluate.visible_tiles(reading.garden) == evaluate.visible_tiles(
+        Garden.model_validate(photo.truth["garden"])
+    )
+
+
 def test_board_turned_half_round_is_read_the_right_way_round(tmp_path):
     garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
         Tile(row=0, col=0, level=1, flower="pink"), Tile(row=5, col=5, level=1, flower="yellow")])
