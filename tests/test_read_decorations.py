@@ -30,10 +30,10 @@ from vision.read.decorations import (
 from vision.read.overlay import board_box, draw_overlay
 from vision.read.pieces import read_pieces, truth_tiles
 from vision.read.pieces_eval import evaluate_decorations, evaluate_symbols
-from vision.read.reading import Reading, ReadWarning, TileReading
+from vision.read.reading import Reading, ReadWarning, TileReading, read_photo
 from vision.read.symbols import UNREAD
 from vision.read.tiles import TileFind, implied_by_pieces, overlaps
-from vision.render.photo import render_photo
+from vision.render.photo import render_photo, save_photo
 
 GARDEN = Garden(
     board_flower="pink",
@@ -278,11 +278,32 @@ def test_pieces_side_by_side_on_fields_not_read_imply_one_tile_under_both() -> N
 
 
 @pytest.mark.parametrize(
+    ("seed", "size", "statue"),
+    [
+        # seen by 3 % of its points, past a level-3 tile beside it (the statue network sees it)
+        (41091, (1200, 1600), (4, 2)),
+        # in full view; a bridge's end scored 0.53 there (its body and the band beside it)
+        (41047, (1600, 1200), (3, 4)),
+    ],
+)
+def test_a_statue_seen_by_a_glimpse_or_under_a_doubtful_bridge_is_read(
+    tmp_path, seed: int, size: tuple[int, int], statue: tuple[int, int]
+) -> None:
+    """Generated gardens in their own photo's conditions, read whole: the level-1 statue is read and
+    nothing else on its field."""
+    photo = render_photo(generate_garden(seed), seed, size=size)
+    reading = read_photo(save_photo(photo, tmp_path / "photo.png"))
+    on_it = [(d.kind, d.cells) for d in reading.garden.decorations if statue in d.cells]
+    assert on_it == [("statue", (statue,))]
+
+
+@pytest.mark.parametrize(
     ("big", "small", "seen", "score", "read"),
     [
         ("bridge", "statue", 0.3, 0.95, "statue"),
         ("bridge", "statue", 0.6, 0.95, "bridge"),
-        ("bridge", "statue", 0.6, 0.55, "bridge"),
+        ("bridge", "statue", 0.6, 0.55, "statue"),
+        ("bridge", "statue", 0.6, 0.7, "bridge"),
         ("fountain", "belvedere", 0.35, 0.95, "belvedere"),
         ("fountain", "belvedere", 0.6, 0.95, "fountain"),
         ("fountain", "belvedere", 0.6, 0.55, "belvedere"),
@@ -293,7 +314,8 @@ def test_a_glimpse_of_a_big_piece_over_a_sure_small_one_is_the_small_one(
 ) -> None:
     """Bridges and fountains claim their fields before statues and belvederes (a bridge's end looks like
     a statue, a dome's teal like water); but one seen by only a glimpse, over a field where the smaller
-    piece seen well looks surely itself, is that piece; and so is a fountain that barely looks itself."""
+    piece seen well looks surely itself, is that piece; and so is a bridge or a fountain that barely
+    looks itself."""
     tiles = [PlacedTile(3, 2, 1), PlacedTile(3, 5 if big == "bridge" else 4, 1)]
     cells = ((3, 3), (3, 4), (3, 5)) if big == "bridge" else ((3, 3), (3, 4))
     looks = {(big, cells): (score, seen), (small, ((3, 3),)): (1.0, 1.0)}
