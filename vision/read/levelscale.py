@@ -9,7 +9,9 @@ which the measured heights fall on whole levels, all together, is the camera's: 
 levels in the garden there is one such focal length within the phone's field of view.
 
 The edge points each tile was fitted to are pixels of the photo; they do not move with the camera
-assumed, so each candidate focal length costs only a small least-squares fit per tile.
+assumed, so each candidate focal length costs only a small least-squares fit per tile. Where no focal
+length puts the tiles cleanly on whole levels, the principal point is searched with it (a phone's lies
+a few percent off the middle of the photo, and the board's plane alone cannot tell where).
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ MIN_CHANGE = 0.03  #: ... and the focal length move by this fraction (or the pri
 #: (the tall tiles then read a level too low), the best fits costing 0.17 and 0.22 per tile (three in
 #: four development photos cost 0.1 or less); with the principal points around searched, 1-2 % off
 PP_TRY, PP_STEP = 0.1, 0.02
+
+
+#: a search's best (its cost with the prior, its cost, its camera), the ratio of two focal lengths tried,
+#: and the range they spanned
+_Search = tuple[tuple[float, float, Camera], float, tuple[float, float]]
 
 
 @dataclass(frozen=True)
@@ -95,14 +102,13 @@ def search_focal(
     # observations' corrected pixels hold for all of them
     obs = sorted(observations, key=lambda o: -len(o[4]))[:MAX_TILES]
     z0 = float(cam.position[2])
-    Search = tuple[tuple[float, float, Camera], float, tuple[float, float]]
 
     def evaluate(f: float, c: tuple[float, float]) -> tuple[float, float, Camera]:
         cand = pose.camera_from_intrinsics(H, f, c, kappa, size)
         fit = sum(tile_costs(cand, profile, obs, float(cand.position[2]) / z0))
         return fit + PRIOR_WEIGHT * (math.log(f / prior_f) / PRIOR_SIGMA) ** 2, fit, cand
 
-    def coarse(c: tuple[float, float]) -> Search:
+    def coarse(c: tuple[float, float]) -> _Search:
         """With principal point ``c``: the best of :data:`STEPS` focal lengths across the range the
         plane allows, the ratio of two steps, that range."""
         lo, hi = pose.plane_range(H, c, size)
