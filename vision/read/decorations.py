@@ -1426,10 +1426,6 @@ MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged .
 #: wrong under a belvedere, 1 right and 1 wrong elsewhere. Read through the whole reader, the 420 gained
 #: 2 photos by stairs, then 3 by fountains (a fountain read wrongly more on a tile read wrongly: 1 lost)
 UNDER_BELVEDERE = {"stairs": 0.97, "fountain": 0.97}
-#: ... seen by this share of its points at least: on one or two points any colour test passes (a fountain
-#: seen by 1 % of its points scored 1.0 on a development photo, a level below the right one, and kept
-#: the stairs beside it out; the right pieces so seen showed 7-14 %)
-UNDER_BELVEDERE_SEEN = 0.03
 #: a piece scored under this on its (lower) field, whose icon reads as one of these symbols clearly
 #: (:data:`ICON_CLEAR`), is that icon: a piece standing on the field would hide most of it.
 #: A statue: the bridge's wide dark arch hides the plaque's middle as a statue's base does, in the
@@ -1777,9 +1773,7 @@ def read_decorations(
                     continue
                 if set(c.fields) & taken:
                     continue
-                if ev.visible < MIN_VISIBLE and not (
-                    ev.visible >= UNDER_BELVEDERE_SEEN and under_belvedere(ev) or ev.glimpsed
-                ):
+                if ev.visible < MIN_VISIBLE and not (ev.visible > 0 and under_belvedere(ev) or ev.glimpsed):
                     continue
                 if kind == "statue" and ev.score < STATUE_UNDER_STAIRS and stairs_sure(c.fields[0], sure):
                     continue
