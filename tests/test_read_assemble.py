@@ -26,7 +26,7 @@ def test_a_statue_in_line_through_a_statue_hidden_under_a_higher_tile_is_kept():
     # the level-2 tile over (0, 1) can hide a statue there (on the level-1 tile, or as a pillar): it
     # shares row 0 with the statue on (0, 0) and column 1 with the one on (5, 1)
     tiles = [tile(0, 0, 1), tile(0, 1, 2), tile(4, 0, 1)]
-    pieces = [PieceChoice(deco("statue", [(0, 0)], 1), 1.0), PieceChoice(deco("statue", [(5, 1)], 1), 0.95)]
+    pieces = [PieceChoice(deco("statue", [(0, 0)], 1), 1.0), PieceChoice(deco("statue", [(5, 1)], 1), 0.875)]
     garden, warnings, doubts = self_correct("pink", _choices(tiles), pieces)
     assert sorted(d.cells for d in garden.decorations) == [((0, 0),), ((5, 1),)]
     hidden = [w for w in warnings if w.code == "hidden-statue"]
