@@ -1575,6 +1575,22 @@ def piece_patch(
     return piece_model.stairs_patch(image_bgr, cam, c.origin, c.angle_deg, c.run, c.rise, shift)
 
 
+def _looks(
+    kind: str,
+    evidence: Sequence[Evidence],
+    image_bgr: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    gain: np.ndarray,
+) -> np.ndarray | None:
+    """How surely ``kind``'s network (:mod:`vision.read.piece_model`) sees that piece at each of
+    ``evidence``'s candidates (0..1); None when the profile's piece is not the one it learned."""
+    model = piece_model.model_for(kind, profile)
+    if model is None:
+        return None
+    return model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in evidence], gain)
+
+
 def _second_opinion(
     evidence: list[Evidence], image_bgr: np.ndarray, cam: Camera, profile: Profile, gain: np.ndarray
 ) -> None:
@@ -1582,16 +1598,15 @@ def _second_opinion(
     profile's piece is the one it learned): those failing their colour test whose shape is surely the
     piece's, those passing it whose shape surely is not (see :data:`LOOKS_SURE`)."""
     for kind in piece_model.KINDS:
-        model = piece_model.model_for(kind, profile)
         seen = [
             e
             for e in evidence
             if e.candidate.kind == kind and e.visible >= LOOKS_VISIBLE and not e.candidate.hidden
         ]
-        if model is None or not seen:
+        p = _looks(kind, seen, image_bgr, cam, profile, gain)
+        if p is None:
             continue
         not_p, below = LOOKS_NOT[kind]
-        p = model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in seen], gain)
         for e, pi in zip(seen, p, strict=True):
             passed = e.score >= THRESHOLDS[kind]
             if (not passed and pi >= LOOKS_SURE) or (passed and pi <= not_p and e.score < below):
@@ -1603,7 +1618,6 @@ def _glimpsed(
 ) -> None:
     """Mark (in place) the statues the photo shows less of than :data:`MIN_VISIBLE` whose few points show
     their colours surely and whose network sees a statue (:data:`GLIMPSED_STATUE`)."""
-    model = piece_model.model_for("statue", profile)
     few = [
         e
         for e in evidence
@@ -1612,9 +1626,9 @@ def _glimpsed(
         and 0 < e.visible < MIN_VISIBLE
         and e.score >= GLIMPSED_STATUE[0]
     ]
-    if model is None or not few:
+    p = _looks("statue", few, image_bgr, cam, profile, gain)
+    if p is None:
         return
-    p = model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in few], gain)
     for e, pi in zip(few, p, strict=True):
         e.glimpsed = bool(pi >= GLIMPSED_STATUE[1])
 
@@ -1628,7 +1642,6 @@ def _sliver_statues(
     still shows its bronze where it is looked for, and a bare board cell's print or a piece on a tile
     beside it passes for one; the network's patch, cut on the plane the statue would stand on, is its
     own only on the right level. None without the network (another edition's statue)."""
-    model = piece_model.model_for("statue", scorer.profile)
     seen = [
         e
         for e in sliver
@@ -1636,10 +1649,9 @@ def _sliver_statues(
         and e.visible >= LOOKS_VISIBLE
         and scorer.green_seen(e.candidate.fields[0]) >= SLIVER_GREEN
     ]
-    if model is None or not seen:
+    p = _looks("statue", seen, image_bgr, scorer.sampler.cam, scorer.profile, gain)
+    if p is None:
         return []
-    cam, profile = scorer.sampler.cam, scorer.profile
-    p = model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in seen], gain)
     best: dict[Cell, tuple[float, Candidate]] = {}
     for e, pi in zip(seen, p, strict=True):
         cell = e.candidate.cells[0]
@@ -1665,11 +1677,12 @@ def read_decorations(
         from vision.read.views import board_gain
 
         gain_srgb = board_gain(image_bgr, cam, profile)
+    gain = np.asarray(gain_srgb, np.float32)
     surf = Surfaces(tiles, profile)
     scorer = Scorer(image_bgr, cam, surf, profile, gain_srgb)
     cream = cream_gain(scorer, profile)
     if cream is not None:
-        scorer = Scorer(image_bgr, cam, surf, profile, np.asarray(gain_srgb, np.float32) * cream)
+        scorer = Scorer(image_bgr, cam, surf, profile, gain * cream)
     cands = candidates(surf)
 
     def on_sliver(c: Candidate) -> bool:
@@ -1682,7 +1695,7 @@ def read_decorations(
     scorer.measure_ink({e.candidate.fields[0] for e in unmoved if e.score >= THRESHOLDS["statue"]})
     sliver = [c for c in cands if on_sliver(c)]
     keep = _sliver_statues(
-        scorer.evidence(sliver, SHIFTS_MM), scorer, image_bgr, np.asarray(gain_srgb, np.float32)
+        scorer.evidence(sliver, SHIFTS_MM), scorer, image_bgr, gain
     )
     cands = [c for c in cands if not on_sliver(c) or c in keep]
     found: list[DecorationFind] = []
@@ -1743,8 +1756,8 @@ def read_decorations(
     for level in sorted({c.level for c in cands}, reverse=True):
         at_level = scorer.evidence([c for c in cands if c.level == level], SHIFTS_MM)
         # the networks judge first: stairs climbing to a field of another symbol are not raised by them
-        _second_opinion(at_level, image_bgr, cam, profile, np.asarray(gain_srgb, np.float32))
-        _glimpsed(at_level, image_bgr, cam, profile, np.asarray(gain_srgb, np.float32))
+        _second_opinion(at_level, image_bgr, cam, profile, gain)
+        _glimpsed(at_level, image_bgr, cam, profile, gain)
         if field_symbols:
             for e in at_level:
                 if e.candidate.kind != "stairs":
