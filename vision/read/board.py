@@ -482,6 +482,13 @@ def _agreement_in_frame(gray: np.ndarray, H: np.ndarray, xy: np.ndarray, values:
     return _agreements_in_frame(gray, H[None], xy, values)[0]
 
 
+def _agreement_at(gray: np.ndarray, uv: np.ndarray, values: np.ndarray) -> float | None:
+    """:func:`_agreement_in_frame` of the template samples already placed at pixels ``uv`` (N, 2)."""
+    h, w = gray.shape
+    seen = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
+    return _ncc_vec(_sample(gray, uv)[seen], values[seen]) if seen.mean() >= 0.9 else None
+
+
 def _agreements_in_frame(
     gray: np.ndarray, Hs: np.ndarray, xy: np.ndarray, values: np.ndarray
 ) -> list[float | None]:
@@ -818,7 +825,36 @@ MIN_OUTLINE_REGISTRATION = 0.6
 #: shadow across the margin or tiles over its edge lower the agreement; a card or a cloth has no holes)
 WEAK_OUTLINE_REGISTRATION = 0.5
 OUTLINE_HOLES = 12
+#: a lattice's placement registered at least this well, though under :data:`MIN_REGISTRATION`, is
+#: refined (lens distortion and all) and scored again; the best few of them
+WEAK_REGISTRATION, REFINED_TRIES = 0.2, 3
 FLAT_FIELD_SIGMA = 0.04  #: of the image's long side: light varying more slowly than this is divided out
+
+
+def _refined_weak(
+    gray_small: np.ndarray,
+    s: float,
+    regs: list,
+    refined: Callable[[np.ndarray], BoardFit],
+    profile: Profile,
+) -> BoardFit | None:
+    """The last resort of :func:`find_board`: the best few placements registered weakly (``regs``, best
+    first, on the image scaled by ``s``), each refined on the holes and frame it shows and scored again
+    through the lens distortion the refinement found. A strongly bent lens, or a haze of glare over
+    half the board, keeps the straight template from agreeing with a board that is there; refined, its
+    print lines up again. A fit counts with :data:`OUTLINE_HOLES` holes measured and an agreement of
+    :data:`MIN_REGISTRATION`, the best of them wins."""
+    xy, values = _template_samples(profile)
+    best = None
+    for r in [r for r in regs if r[0] >= WEAK_REGISTRATION][:REFINED_TRIES]:
+        fit = refined(r[1])
+        score = _agreement_at(gray_small, fit.project(xy) * s, values)
+        if fit.evidence.get("holes", 0) < OUTLINE_HOLES or score is None or score < MIN_REGISTRATION:
+            continue
+        if best is None or score > best.score:
+            fit.score = float(score)
+            best = fit
+    return best
 
 
 def flat_field(gray: np.ndarray) -> np.ndarray:
@@ -841,6 +877,7 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
     blobs = hole_candidates(small, min(HOLE_SCORES))
     regs: list = []
     tried: list[Lattice] = []
+    scored: list = []  #: every lattice placement scored, for the last resort (:func:`_refined_weak`)
 
     def registered() -> bool:
         return bool(regs) and regs[0][0] >= MIN_REGISTRATION
@@ -861,6 +898,7 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         regs = sorted(
             (r for lat in lattices for r in register(gray_small, lat, profile)), key=lambda r: -r[0]
         )
+        scored += regs
         if registered():
             break
     slots: list = []
@@ -891,6 +929,10 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         score = _agreement_in_frame(gray_small, H / H[2, 2], *_template_samples(profile))
         if fit.evidence.get("holes", 0) >= OUTLINE_HOLES and score is not None and score >= MIN_REGISTRATION:
             fit.score = float(score)
+            return fit
+    if not registered():
+        fit = _refined_weak(gray_small, s, sorted(scored, key=lambda r: -r[0]), refined, profile)
+        if fit is not None:
             return fit
     if not registered():
         raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
