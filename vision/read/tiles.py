@@ -51,10 +51,7 @@ BLOCKS = GRID - 1  #: a tile's top-left cell is in 0..6
 #: tile not there and a level one off); a tile read on it is none (all those read on development
 #: photos were fits of a clutter's or a tile's edges, not tiles)
 TOP_LEVEL = 5
-#: share of a proposal's field samples that must be green: a lamp's sheen over a tile (its warm light
-#: on a photo balanced on a board in the fill's) leaves its green olive, read green on 14-19 % of the
-#: samples (at 0.2: 400 development photos 338 -> 341 right, none lost; the edges still decide)
-MIN_GREEN = 0.12
+MIN_GREEN = 0.2  #: share of a proposal's field samples that must be green
 GREEN_SHARE = 0.5  #: ... and at least this share of the greenest level's, on the same block
 MAX_LEVELS_TRIED = 4  #: a block is fitted on at most this many of its greenest levels
 MIN_EDGES = 4  #: edge points (on its lines) a tile needs to be accepted at all
