@@ -373,23 +373,28 @@ def test_a_glimpse_of_a_fountain_under_a_belvedere_is_the_fountain(
         assert (dome in got) == (dome is not None and not belvedere)
 
 
+@pytest.mark.parametrize("kind", ["fountain", "bridge"])
 @pytest.mark.parametrize(
     ("belvedere", "seen", "read"), [(True, 0.7, True), (True, 0.4, False), (False, 0.7, False)]
 )
-def test_a_doubtful_fountain_half_under_a_belvedere_is_read_when_well_seen(
-    shot, monkeypatch: pytest.MonkeyPatch, belvedere: bool, seen: float, read: bool
+def test_a_doubtful_piece_half_under_a_belvedere_is_read_when_well_seen(
+    shot, monkeypatch: pytest.MonkeyPatch, kind: str, belvedere: bool, seen: float, read: bool
 ) -> None:
-    """A fountain with one field on a tile hidden under a higher one must look surely itself (it implies
-    that tile), unless a belvedere was read right above that field (whose corner stands on no pillar:
-    a piece kept one off the field below) and the photo shows most of the fountain. The dome its water
-    passes for on its seen field is then not read."""
-    tiles = [PlacedTile(3, 2, 1), PlacedTile(1, 2, 3)]
-    fountain = ("fountain", ((2, 3), (3, 3)))
-    dome = ("belvedere", ((3, 3),))
+    """A fountain or a bridge with one field on a tile hidden under a higher one must look surely itself
+    (it implies that tile), unless a belvedere was read right above that field (whose corner stands on
+    no pillar: a piece kept one off the field below) and the photo shows most of the piece. The dome a
+    fountain's water passes for on its seen field is then not read."""
+    if kind == "fountain":
+        tiles = [PlacedTile(3, 2, 1), PlacedTile(1, 2, 3)]
+        piece = ("fountain", ((2, 3), (3, 3)))
+    else:
+        tiles = [PlacedTile(4, 2, 1), PlacedTile(1, 2, 3)]
+        piece = ("bridge", ((2, 3), (3, 3), (4, 3)))
+    dome = ("belvedere", (piece[1][-1],))
     above = ("belvedere", ((2, 3),))
-    looks = {fountain: (0.6, seen), dome: (0.88, 1.0), above: (1.0 if belvedere else 0.0, 1.0)}
+    looks = {piece: (0.6, seen), dome: (0.88, 1.0), above: (1.0 if belvedere else 0.0, 1.0)}
     got = _read_with_looks(shot, monkeypatch, tiles, looks)
-    assert (fountain in got) == read
+    assert (piece in got) == read
     assert (dome in got) == (not read)
 
 
