@@ -1795,7 +1795,11 @@ def read_decorations(
                 if (
                     c.hidden
                     and ev.score < ON_HIDDEN_MIN
-                    and not (ev.visible >= BELOW_BELVEDERE_SEEN.get(kind, 2.0) and below_belvedere(c))
+                    and not (
+                        kind in BELOW_BELVEDERE_SEEN
+                        and ev.visible >= BELOW_BELVEDERE_SEEN[kind]
+                        and below_belvedere(c)
+                    )
                 ):
                     continue
                 if set(c.fields) & taken:
