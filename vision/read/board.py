@@ -11,10 +11,10 @@ garden. The reader
    (:func:`register`): every placement of the 8 x 8 grid and every quarter turn that keeps the
    holes on the board is scored against what is printed where no tile can stand: the frame line,
    the storage strip with the flower emblem, the tile recess and the pillar slots;
-   when none registers, the best weak placements are refined with the lens and scored again
-   (:func:`_refined_weak`), then the storage strip's slots and the board's outline against the
-   table are tried (tiles hide nearly every hole: :func:`register_slots`, :func:`outline_quads`,
-   :func:`register_outline`);
+   when none registers (tiles hide nearly every hole), the storage strip's slots and the board's
+   outline against the table are tried (:func:`register_slots`, :func:`outline_quads`,
+   :func:`register_outline`), and last the best weak placements, refined with the lens and scored
+   again (:func:`_refined_weak`);
 4. refines the homography and the lens distortion on all the evidence (:func:`refine`): every
    hole centre, measured to a fraction of a pixel, and the inner edge of the printed frame line.
 
@@ -845,9 +845,10 @@ def _refined_weak(
     the refinement found. A strongly bent lens, or a sheen that greys half the board's holes, keeps the
     straight template from agreeing with a board that is there; refined, its print lines up again. A
     fit counts with :data:`OUTLINE_HOLES` holes measured and an agreement of :data:`MIN_REGISTRATION`;
-    the best of them wins. Tried before the storage strip's slots and the outline: a lattice of the
-    board's own holes places it more surely than they do (a seed of the development photos, 42030 saved
-    as PNG: they put it 100 px off at 0.50, its refined lattice within 3 px at 0.49)."""
+    the best of them wins. The last resort, after the storage strip's slots and the outline: tried
+    before them, it took a clutter board's print for the board on a variant photo (710151: 0.37, where
+    the slots placed it right at 0.55), though it placed one board right that they put 100 px off
+    (seed 42030 saved as PNG; 0.49 against 0.50)."""
     xy, values = _template_samples(profile)
     best = None
     for r in [r for r in regs if r[0] >= WEAK_REGISTRATION][:REFINED_TRIES]:
@@ -905,10 +906,6 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         scored += regs
         if registered():
             break
-    if not registered():  # no placement agrees with the straight template: refined, it may
-        fit = _refined_weak(gray_small, s, sorted(scored, key=lambda r: -r[0]), refined, profile)
-        if fit is not None:
-            return fit
     slots: list = []
     if not registered():  # the lattices were the pillar slots'
         slots = sorted(
@@ -937,6 +934,10 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         score = _agreement_in_frame(gray_small, H / H[2, 2], *_template_samples(profile))
         if fit.evidence.get("holes", 0) >= OUTLINE_HOLES and score is not None and score >= MIN_REGISTRATION:
             fit.score = float(score)
+            return fit
+    if not registered():  # no placement agrees with the straight template: refined, one may
+        fit = _refined_weak(gray_small, s, sorted(scored, key=lambda r: -r[0]), refined, profile)
+        if fit is not None:
             return fit
     if not registered():
         raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
