@@ -846,9 +846,9 @@ def _refined_weak(
     straight template from agreeing with a board that is there; refined, its print lines up again. A
     fit counts with :data:`OUTLINE_HOLES` holes measured and an agreement of :data:`MIN_REGISTRATION`;
     the best of them wins. The last resort, after the storage strip's slots and the outline: tried
-    before them, it took a clutter board's print for the board on a variant photo (710151: 0.37, where
-    the slots placed it right at 0.55), though it placed one board right that they put 100 px off
-    (seed 42030 saved as PNG; 0.49 against 0.50)."""
+    before them, it took a clutter board's print for the board on a held-out variant photo (710151:
+    0.37, where the slots placed it right at 0.55), though it placed one board right that they put
+    100 px off (seed 42030 saved as PNG; 0.49 against 0.50)."""
     xy, values = _template_samples(profile)
     best = None
     for r in [r for r in regs if r[0] >= WEAK_REGISTRATION][:REFINED_TRIES]:
