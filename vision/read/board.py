@@ -484,26 +484,24 @@ def _agreement_in_frame(gray: np.ndarray, H: np.ndarray, xy: np.ndarray, values:
     return _agreements_in_frame(gray, H[None], xy, values)[0]
 
 
-def _agreement_at(gray: np.ndarray, uv: np.ndarray, values: np.ndarray) -> float | None:
-    """:func:`_agreement_in_frame` of the template samples already placed at pixels ``uv`` (N, 2)."""
-    h, w = gray.shape
-    seen = (uv[:, 0] >= 0) & (uv[:, 0] < w - 1) & (uv[:, 1] >= 0) & (uv[:, 1] < h - 1)
-    return _ncc_vec(_sample(gray, uv)[seen], values[seen]) if seen.mean() >= 0.9 else None
-
-
 def _agreements_in_frame(
     gray: np.ndarray, Hs: np.ndarray, xy: np.ndarray, values: np.ndarray
 ) -> list[float | None]:
     """:func:`_agreement_in_frame` of many homographies (n, 3, 3), the photo sampled for all at once."""
     if not len(Hs):
         return []
+    return _agreements_at(gray, _project_many(Hs, xy), values)
+
+
+def _agreements_at(gray: np.ndarray, uv: np.ndarray, values: np.ndarray) -> list[float | None]:
+    """:func:`_agreement_in_frame` of the template samples already placed at pixels ``uv`` (n, N, 2),
+    n placements at once (one placed through the lens's distortion, too: :func:`_refined_weak`)."""
     h, w = gray.shape
-    uv = _project_many(Hs, xy)
     seen = (uv[..., 0] >= 0) & (uv[..., 0] < w - 1) & (uv[..., 1] >= 0) & (uv[..., 1] < h - 1)
     got = cv2.remap(gray, uv.astype(np.float32), None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     return [
         _ncc_vec(got[i][seen[i]].astype(np.float64), values[seen[i]]) if seen[i].mean() >= 0.9 else None
-        for i in range(len(Hs))
+        for i in range(len(uv))
     ]
 
 
@@ -853,7 +851,7 @@ def _refined_weak(
     best = None
     for r in [r for r in regs if r[0] >= WEAK_REGISTRATION][:REFINED_TRIES]:
         fit = refined(r[1])
-        score = _agreement_at(gray_small, fit.project(xy) * s, values)
+        score = _agreements_at(gray_small, fit.project(xy)[None] * s, values)[0]
         if fit.evidence.get("holes", 0) < OUTLINE_HOLES or score is None or score < MIN_REGISTRATION:
             continue
         if best is None or score > best.score:
