@@ -14,6 +14,7 @@ from vision.camera import Camera
 from vision.profile import Profile
 from vision.read.decorations import DecorationFind, PlacedTile, TileLike, read_decorations
 from vision.read.symbols import SymbolGrid, SymbolRead, read_fields, symbol_grids
+from vision.read.views import board_gain, tile_gain
 
 __all__ = ["PiecesReading", "read_pieces", "truth_tiles"]
 
@@ -42,15 +43,19 @@ def read_pieces(
     tiles: Sequence[TileLike],
     profile: Profile,
     gain_srgb: np.ndarray | None = None,
+    print_gain_srgb: np.ndarray | None = None,
 ) -> PiecesReading:
     """Decorations and symbols from the working image, its camera and the tiles read. The fields'
     symbols are read first: where the photo leaves a piece's direction open (which way stairs climb),
-    the symbols printed where it stands decide (spec 1.3)."""
+    the symbols printed where it stands decide (spec 1.3). ``gain_srgb`` is the board's white balance
+    (:func:`~vision.read.views.board_gain`), ``print_gain_srgb`` the one the tiles' print is read with
+    (:func:`~vision.read.views.tile_gain`); each is computed when not given."""
     if gain_srgb is None:
-        from vision.read.views import board_gain
-
         gain_srgb = board_gain(image_bgr, cam, profile)
-    reads = read_fields(image_bgr, cam, tiles, profile, gain_srgb)
+    if print_gain_srgb is None:
+        print_gain_srgb = tile_gain(image_bgr, cam, profile)
+    # the green of a blank field against a plaque's cream: an over-exposed board's gain turns it grey
+    reads = read_fields(image_bgr, cam, tiles, profile, print_gain_srgb)
     symbols = {key: (r.symbol, r.score) for key, r in reads.items()}
     finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols)
     grids = symbol_grids(tiles, reads, finds)

@@ -30,12 +30,13 @@ from scoring.garden import Cell
 from vision.camera import Camera
 from vision.profile import Profile
 from vision.read.decorations import (
+    GREEN_DOMINANCE,
     ColourSampler,
     DecorationFind,
     Occluders,
     Surfaces,
     TileLike,
-    is_green,
+    green_lead,
 )
 
 SymbolGrid = tuple[tuple[str | None, str | None], tuple[str | None, str | None]]
@@ -62,7 +63,7 @@ class FieldCrop:
     level: int
     tile: int  #: index of the tile in ``tiles``
     grey: np.ndarray  #: (S, S) float32 luminance, 1.0 = the plaque's cream (or the green's light)
-    green: np.ndarray  #: (S, S) bool: garden-green pixels
+    lead: np.ndarray  #: (S, S) float32 how far green leads (:func:`green_lead`); NaN where hidden
     seen: float  #: share of the crop not hidden by higher tiles
 
 
@@ -106,10 +107,10 @@ def field_crops(
         li = lin[sl]
         hidden = occ.hidden(uv[i * n * n : (i + 1) * n * n], level).reshape(n, n)
         y = li.sum(axis=2)
-        green = is_green(li) & ~hidden
+        lead = np.where(hidden, np.nan, green_lead(li)).astype(np.float32)
         out.append(
             FieldCrop(
-                cell, level, surf.at[(cell, level)], y.astype(np.float32), green, float(1.0 - hidden.mean())
+                cell, level, surf.at[(cell, level)], y.astype(np.float32), lead, float(1.0 - hidden.mean())
             )
         )
     return out
@@ -219,13 +220,28 @@ def classify_icon(shape: IconShape) -> tuple[str, float]:
 
 
 BLANK_GREEN = 0.35  #: a field whose plaque disc is this green is blank (three small flowers on green)
+#: a pixel of the disc is green when green leads in it by this share of the lead round the plaque (the
+#: field's own garden green) or more: a cream plaque lit warm and balanced on the board's sand can show
+#: green leading by a hair (dev 42094: 0.065, against 0.35 round it), while a tile washed by a sheen
+#: shows its green leading by little everywhere
+BLANK_LEAD = 0.5
+
+
+def disc_green(crop: FieldCrop, profile: Profile) -> float:
+    """The share of the plaque's disc that is garden green, judged against the field round it."""
+    u, v = crop_grid(profile)
+    r = np.hypot(u, v)
+    ring = crop.lead[r > profile.tile.plaque_diameter / 2 + 1.0]
+    ring = ring[~np.isnan(ring)]
+    own = float(np.median(ring)) if ring.size else 0.0
+    disc = crop.lead[r < profile.tile.plaque_diameter / 2 - 2.0]
+    with np.errstate(invalid="ignore"):
+        return float((disc > max(GREEN_DOMINANCE, BLANK_LEAD * own)).mean())
 
 
 def classify_field(crop: FieldCrop, profile: Profile) -> tuple[str | None, float]:
     """A field's symbol (None: blank) and how clearly."""
-    u, v = crop_grid(profile)
-    disc = np.hypot(u, v) < profile.tile.plaque_diameter / 2 - 2.0
-    green = float(crop.green[disc].mean())
+    green = disc_green(crop, profile)
     if green >= BLANK_GREEN:
         return None, float(np.clip((green - BLANK_GREEN) / 0.3, 0, 1))
     ink, contrast = ink_mask(crop, profile)
@@ -268,16 +284,3 @@ def symbol_grids(
         grids[(t.row, t.col, t.level)] = ((g[0][0], g[0][1]), (g[1][0], g[1][1]))
     return grids
 
-
-def read_symbols(
-    image_bgr: np.ndarray,
-    cam: Camera,
-    tiles: Sequence[TileLike],
-    finds: Sequence[DecorationFind],
-    profile: Profile,
-    gain_srgb: np.ndarray,
-) -> tuple[dict[tuple[int, int, int], SymbolGrid], list[SymbolRead]]:
-    """The symbols of every tile's fields that are seen from above and carry no piece found (the others
-    are :data:`UNREAD`), and each field's reading."""
-    reads = read_fields(image_bgr, cam, tiles, profile, gain_srgb)
-    return symbol_grids(tiles, reads, finds), list(reads.values())
