@@ -30,7 +30,6 @@ from scoring.garden import Cell
 from vision.camera import Camera
 from vision.profile import Profile
 from vision.read.decorations import (
-    GREEN_DOMINANCE,
     ColourSampler,
     DecorationFind,
     Occluders,
@@ -222,9 +221,13 @@ def classify_icon(shape: IconShape) -> tuple[str, float]:
 BLANK_GREEN = 0.35  #: a field whose plaque disc is this green is blank (three small flowers on green)
 #: a pixel of the disc is green when green leads in it by this share of the lead round the plaque (the
 #: field's own garden green) or more: a cream plaque lit warm and balanced on the board's sand can show
-#: green leading by a hair (dev 42094: 0.065, against 0.35 round it), while a tile washed by a sheen
-#: shows its green leading by little everywhere
+#: green leading by a hair (dev 42094: 0.065, against 0.35 round it), while a tile washed by a sheen or
+#: a glare shows its green leading by little everywhere (0.02 round a blank field, the same inside) ...
 BLANK_LEAD = 0.5
+#: ... and by this at least (a field washed white leads by nothing; its plaque, if any, is read by its
+#: ink). On the 400 development photos read with their true tiles, against a fixed 0.06: blank fields
+#: read as an icon 23 -> 4, icons read as blank 18 -> 20 (the two new ones with clarity 0.04)
+BLANK_FLOOR = 0.015
 
 
 def disc_green(crop: FieldCrop, profile: Profile) -> float:
@@ -236,7 +239,7 @@ def disc_green(crop: FieldCrop, profile: Profile) -> float:
     own = float(np.median(ring)) if ring.size else 0.0
     disc = crop.lead[r < profile.tile.plaque_diameter / 2 - 2.0]
     with np.errstate(invalid="ignore"):
-        return float((disc > max(GREEN_DOMINANCE, BLANK_LEAD * own)).mean())
+        return float((disc > max(BLANK_FLOOR, BLANK_LEAD * own)).mean())
 
 
 def classify_field(crop: FieldCrop, profile: Profile) -> tuple[str | None, float]:
