@@ -225,8 +225,9 @@ BLANK_GREEN = 0.35  #: a field whose plaque disc is this green is blank (three s
 #: a glare shows its green leading by little everywhere (0.02 round a blank field, the same inside) ...
 BLANK_LEAD = 0.5
 #: ... and by this at least (a field washed white leads by nothing; its plaque, if any, is read by its
-#: ink). On the 400 development photos read with their true tiles, against a fixed 0.06: blank fields
-#: read as an icon 23 -> 4, icons read as blank 18 -> 20 (the two new ones with clarity 0.04)
+#: ink). On the 400 development photos read with their true tiles, against a fixed 0.06 on the board's
+#: balance: blank fields read as an icon 46 -> 4, icons read as blank 39 -> 20 (fields misread 141 ->
+#: 79 of 9,100)
 BLANK_FLOOR = 0.015
 
 
