@@ -92,6 +92,20 @@ def test_symbols_of_the_empty_fields(shot, read) -> None:
     assert read.garden_symbols((2, 4, 1)) is None
 
 
+def test_symbols_of_an_over_exposed_photo() -> None:
+    """Over-exposed, the board's sand is nearly white in red and green: balanced on it, the garden green
+    turns grey and blank fields pass for plaques (read here as stairs, a bridge, a fountain). The fields
+    are read on the tiles' print balance, grey in such a photo."""
+    from vision.read.views import SAND_KNEE, sand_colour
+
+    photo = render_photo(GARDEN, 7, size=(1200, 900), height_mm=430, tilt_deg=12, exposure_ev=1.0)
+    cam = Camera.from_dict(photo.truth["camera"])
+    assert (sand_colour(photo.image, cam, REFERENCE) >= SAND_KNEE).any()
+    read = read_pieces(photo.image, cam, truth_tiles(photo.truth, REFERENCE), REFERENCE)
+    counts = evaluate_symbols(read.symbols, GARDEN)
+    assert counts.symbols_total >= 8 and counts.symbols_right == counts.symbols_total
+
+
 def test_candidates_follow_the_rules() -> None:
     """Fountains only across two tiles of one level, stairs only one level up, bridges over a gap."""
     tiles = [PlacedTile(2, 2, 1), PlacedTile(2, 4, 1), PlacedTile(4, 2, 2), PlacedTile(5, 4, 1)]
