@@ -1417,6 +1417,11 @@ SYMBOL_MISMATCH = 0.55
 #: with their true tiles, 3 of the 4 stairs read the wrong way from their lower field climbed to a field
 #: whose symbol was not read, the right way (scored 0.98-1) to a clear stairs symbol
 STAIRS_SIGN = 0.05
+#: stairs with a field on a tile hidden under a higher one, climbing to a field that shows their symbol,
+#: need only this score, not ON_HIDDEN_MIN: the free field they climb to says which way stairs stand
+#: there (dev 42012: stairs up to a level-3 field whose stairs icon reads clearly scored 0.75, their foot
+#: on a level-2 tile hidden but for the stairs' own field)
+HIDDEN_SIGNED = 0.7
 #: a piece standing with one field on a tile not read, in sight from above (:meth:`Surfaces.unread`),
 #: implies that tile: the ring round that field must show its garden green on this many points (of 72)
 #: at least (on the development photos, the right pieces showed 3-26; the wrong ones, mostly stairs
@@ -1800,6 +1805,7 @@ def read_decorations(
                         and ev.visible >= BELOW_BELVEDERE_SEEN[kind]
                         and below_belvedere(c)
                     )
+                    and not (kind == "stairs" and ev.score >= HIDDEN_SIGNED and signed(ev))
                 ):
                     continue
                 if set(c.fields) & taken:
