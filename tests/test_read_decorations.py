@@ -440,6 +440,20 @@ def test_a_glimpse_of_stairs_under_a_belvedere_is_the_stairs(
     assert (piece in got) == read
 
 
+@pytest.mark.parametrize(
+    ("score", "symbol", "read"), [(0.75, "stairs", True), (0.75, None, False), (0.6, "stairs", False)]
+)
+def test_stairs_with_a_hidden_foot_up_to_their_symbol(
+    shot, monkeypatch: pytest.MonkeyPatch, score: float, symbol: str | None, read: bool
+) -> None:
+    """Stairs whose lower field is on a tile hidden under a higher one imply that tile, so they must look
+    surely themselves, unless the free field they climb to shows the stairs' symbol."""
+    tiles = [PlacedTile(2, 2, 2), PlacedTile(0, 2, 3)]  # the foot's level-1 tile under the level-3 one
+    piece = ("stairs", ((1, 2), (2, 2)))
+    got = _read_with_looks(shot, monkeypatch, tiles, {piece: (score, 0.5)}, {((2, 2), 2): (symbol, 1.0)})
+    assert (piece in got) == read
+
+
 ON_ICON = {
     "statue": (("statue", ((2, 2),)), [PlacedTile(2, 2, 1)]),
     "stairs": (("stairs", ((2, 2), (1, 2))), [PlacedTile(2, 2, 1), PlacedTile(0, 2, 2)]),
