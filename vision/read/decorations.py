@@ -1744,13 +1744,15 @@ def read_decorations(
         below = [c for c in cands if c.kind == "stairs" and c.fields[1] == field]
         return field in _sure(scorer.evidence(below, SHIFTS_MM))["stairs"]
 
+    def climbs_to_sign(c: Candidate) -> bool:
+        """Whether ``c`` is stairs climbing to a field read as showing their symbol."""
+        if c.kind != "stairs" or not field_symbols:
+            return False
+        return field_symbols.get((c.cells[-1], c.levels[-1]), (None, 0.0))[0] == "stairs"
+
     def signed(e: Evidence) -> float:
         """:data:`STAIRS_SIGN` for stairs climbing to a field read as showing their symbol, else 0."""
-        c = e.candidate
-        if c.kind != "stairs" or not field_symbols:
-            return 0.0
-        up = (c.cells[-1], c.levels[-1])
-        return STAIRS_SIGN if field_symbols.get(up, (None, 0.0))[0] == "stairs" else 0.0
+        return STAIRS_SIGN if climbs_to_sign(e.candidate) else 0.0
 
     def below_belvedere(c: Candidate) -> bool:
         """Whether a belvedere was read on a tile above one of ``c``'s fields."""
@@ -1765,6 +1767,18 @@ def read_decorations(
         its fields, and it looks surely itself (:data:`UNDER_BELVEDERE`)."""
         c = ev.candidate
         return c.kind in UNDER_BELVEDERE and ev.score >= UNDER_BELVEDERE[c.kind] and below_belvedere(c)
+
+    def sure_enough_half_hidden(ev: Evidence) -> bool:
+        """Whether ``ev``'s piece, with a field on a tile not read, looks enough itself to imply that
+        tile: surely (:data:`ON_HIDDEN_MIN`); or a fountain or bridge well in sight under a belvedere
+        read above it (:data:`BELOW_BELVEDERE_SEEN`); or stairs up to their symbol
+        (:data:`HIDDEN_SIGNED`)."""
+        c = ev.candidate
+        if ev.score >= ON_HIDDEN_MIN:
+            return True
+        if c.kind in BELOW_BELVEDERE_SEEN and ev.visible >= BELOW_BELVEDERE_SEEN[c.kind]:
+            return below_belvedere(c)
+        return c.kind == "stairs" and ev.score >= HIDDEN_SIGNED and climbs_to_sign(c)
 
     #: the pieces found that imply a tile not read, with the cells of those tiles
     implying: dict[int, list[tuple[Cell, int]]] = {}
@@ -1797,16 +1811,7 @@ def read_decorations(
                 c = ev.candidate
                 if ev.score < THRESHOLDS[kind]:
                     continue
-                if (
-                    c.hidden
-                    and ev.score < ON_HIDDEN_MIN
-                    and not (
-                        kind in BELOW_BELVEDERE_SEEN
-                        and ev.visible >= BELOW_BELVEDERE_SEEN[kind]
-                        and below_belvedere(c)
-                    )
-                    and not (kind == "stairs" and ev.score >= HIDDEN_SIGNED and signed(ev))
-                ):
+                if c.hidden and not sure_enough_half_hidden(ev):
                     continue
                 if set(c.fields) & taken:
                     continue
