@@ -9,6 +9,7 @@ import struct
 import zlib
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageOps
@@ -24,6 +25,7 @@ from vision.read import (
     evaluate,
     load_photo,
     read_photo,
+    tilefit,
     tiles,
 )
 from vision.read import board as board_stage
@@ -370,6 +372,32 @@ def test_a_fit_on_the_plane_above_level_5_is_no_tile(tall, monkeypatch):
     reading = read_photo(path)
     assert reading.garden.max_level == tiles_stage.TOP_LEVEL  # the stack's top tile is read ...
     assert all(t.level <= tiles_stage.TOP_LEVEL for t in reading.garden.tiles)  # ... the junk is not
+
+
+def _table_and_board(table_bgr: tuple[int, int, int]) -> tuple[Camera, np.ndarray]:
+    """A camera straight over the board, and a photo of the board's sand on a table of one colour."""
+    b = REFERENCE.board
+    centre = np.array([b.width / 2, b.depth / 2, 0.0])
+    cam = Camera.look_at(centre + [0.0, 0.0, 700.0], centre, np.array([0.0, -1.0, 0.0]), 1200, 900, 60.0)
+    img = np.full((900, 1200, 3), table_bgr, np.uint8)
+    outline = np.round(cam.project(b.corners)).astype(np.int32)
+    cv2.fillConvexPoly(img, outline, (150, 200, 225))  # sand
+    return cam, img
+
+
+def test_green_off_the_board_is_the_table_on_a_green_cloth():
+    """On a green cloth the table round the board is green, and its pixels are masked for the second
+    pass (a tile seen by a sliver): the cloth proposed level-5 tiles over it; on wood it is not."""
+    cam, cloth = _table_and_board((58, 90, 46))  # the renderer's green cloth, BGR
+    gain = np.ones(3)
+    assert tiles.green_table(tilefit.edge_image(cloth, gain), cam, REFERENCE)
+    _, wood = _table_and_board((38, 58, 107))
+    assert not tiles.green_table(tilefit.edge_image(wood, gain), cam, REFERENCE)
+    mask = tiles.off_board(cam, REFERENCE, cloth.shape[:2])
+    inside = np.round(cam.project(np.array([[165.0, 135.0, 0.0], [5.0, 5.0, 0.0]]))).astype(int)
+    assert (mask[inside[:, 1], inside[:, 0]] == 0).all()
+    outside = np.round(cam.project(np.array([[-10.0, 135.0, 0.0], [165.0, 280.0, 0.0]]))).astype(int)
+    assert (mask[outside[:, 1], outside[:, 0]] == 1).all()
 
 
 def test_a_tile_read_from_the_piece_on_it_is_warned_and_lowers_the_confidence(tall, monkeypatch):

@@ -77,6 +77,10 @@ MIN_SIDES = 0.6
 #: (:func:`bare_fields`)
 BARE_SEEN = 7
 LATE_GREEN = 8  #: field samples of unexplained green that propose a block's level late (of 36)
+#: the table seen this far past the board's edges (mm) tells a green table; it is green where this share
+#: of it is (of at least this many points in the photo)
+TABLE_RING_MM = (50.0, 150.0)
+GREEN_TABLE, TABLE_MIN_SEEN = 0.2, 50
 
 
 @dataclass
@@ -145,6 +149,34 @@ def green_counts(
     if explained is not None:
         val[ok] &= explained[v, u] == 0
     return val.reshape(len(uv), BLOCKS, BLOCKS, -1).sum(axis=3)
+
+
+def green_table(img: tilefit.EdgeImage, cam: Camera, profile: Profile) -> bool:
+    """Whether the table round the board (:data:`TABLE_RING_MM` past its edges, beyond where a high
+    tile's top reaches in the photo) is green in places: a green cloth, a green pattern."""
+    b = profile.board
+    lo, hi = TABLE_RING_MM
+    x, y = np.meshgrid(np.arange(-hi, b.width + hi, 10.0), np.arange(-hi, b.depth + hi, 10.0))
+    out = np.maximum(np.maximum(-x, x - b.width), np.maximum(-y, y - b.depth))  # distance past an edge
+    ring = (out >= lo) & (out <= hi)
+    uv = np.round(cam.project(np.column_stack([x[ring], y[ring], np.zeros(ring.sum())]))).astype(int)
+    h, w = img.shape
+    seen = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    if seen.sum() < TABLE_MIN_SEEN:
+        return False
+    green = img.not_green[uv[seen, 1], uv[seen, 0]] <= tilefit.GREEN_MAX
+    return bool(green.mean() >= GREEN_TABLE)
+
+
+def off_board(cam: Camera, profile: Profile, shape: tuple[int, int]) -> np.ndarray:
+    """A uint8 mask of the photo pixels outside the board's outline: the table (and whatever stands on
+    the board and reaches past its edge in the photo)."""
+    a = profile.board.corners
+    edges = [a[i] + np.linspace(0.0, 1.0, 24)[:, None] * (a[(i + 1) % 4] - a[i]) for i in range(4)]
+    outline = np.round(cam.project(np.vstack(edges))).astype(np.int32)  # sampled: the lens bends the edges
+    mask = np.ones(shape, np.uint8)
+    cv2.fillPoly(mask, [outline], 0)
+    return mask
 
 
 def tile_polygon(
@@ -384,7 +416,12 @@ def solve(
         for k, f in per.items():
             mark_slid(r, c, k, f)
     found: list[TileFind] = []
-    explained = np.zeros(img.shape, np.uint8)  #: the top faces of accepted tiles
+    #: the top faces of accepted tiles, and a green table: green off the board is then the cloth's, not
+    #: that of a tile seen by a sliver (a green cloth proposed level-5 tiles round the board)
+    if green_table(img, cam, profile):
+        explained = off_board(cam, profile, img.shape)
+    else:
+        explained = np.zeros(img.shape, np.uint8)
     stale: set[tuple[int, int, int]] = set()  #: fits made before a tile now accepted could change them
 
     masks: dict[int, np.ndarray] = {}  #: per level, what is hidden from it now (made when needed)
