@@ -400,6 +400,16 @@ def test_green_off_the_board_is_the_table_on_a_green_cloth():
     assert (mask[outside[:, 1], outside[:, 0]] == 1).all()
 
 
+def test_a_green_tablecloth_round_the_board_is_no_tile(tmp_path):
+    """A generated garden (seed 42174, its own photo's conditions: a cloth checked green and blue):
+    the cloth's green over the board's edge fitted a level-5 tile seen by 5 edges; its tiles are read."""
+    photo = render_photo(generate_garden(42174), 42174)
+    reading = read_photo(save_photo(photo, tmp_path / "cloth.png"))
+    assert evaluate.visible_tiles(reading.garden) == evaluate.visible_tiles(
+        Garden.model_validate(photo.truth["garden"])
+    )
+
+
 def test_a_tile_read_from_the_piece_on_it_is_warned_and_lowers_the_confidence(tall, monkeypatch):
     """The top tile handed over as if a piece had implied it: the same garden, a ``tile-inferred``
     warning on its cells, at most half sure of it, and less sure of the whole reading."""
