@@ -10,6 +10,7 @@ a calibrated profile reads another edition.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -17,6 +18,26 @@ import numpy as np
 from vision.camera import Camera
 from vision.profile import Profile, rgb
 from vision.read.tilefit import OTHER_MIN, not_green
+
+
+@dataclass(frozen=True)
+class BandLab:
+    """The photo in CIE Lab after a white balance, converted only where it is looked at: the bands
+    are a few thousand pixels of a photo of millions."""
+
+    bgr: np.ndarray  #: uint8 (H, W, 3), the photo as taken
+    lut: np.ndarray  #: float32 (256, 3), each channel's balanced value in [0, 1]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.bgr.shape[:2]
+
+    def at(self, v: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """Lab (N, 3) of the pixels at rows ``v``, columns ``u``."""
+        if len(v) == 0:
+            return np.zeros((0, 3), np.float32)
+        balanced = self.lut[self.bgr[v, u], np.arange(3)]
+        return cv2.cvtColor(balanced.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
 
 
 def flower_lab(profile: Profile) -> dict[str, np.ndarray]:
@@ -140,7 +161,7 @@ def _leans(off: np.ndarray, way: np.ndarray) -> bool:
 
 
 def band_pixels(
-    lab: np.ndarray,
+    lab: BandLab,
     green_map: np.ndarray,
     cam: Camera,
     profile: Profile,
@@ -176,7 +197,7 @@ def band_pixels(
     uv = uv[ok]
     if hidden is not None:
         uv = uv[~hidden[uv[:, 1], uv[:, 0]].astype(bool)]
-    px = lab[uv[:, 1], uv[:, 0]]
+    px = lab.at(uv[:, 1], uv[:, 0])
     # leave out the garden green (a sample off the band) and deep shadow
     green = green_map[uv[:, 1], uv[:, 0]] <= OTHER_MIN
     return px[~green & (px[:, 0] > 25.0)]

@@ -7,7 +7,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from scoring.garden import Tile
@@ -163,19 +162,19 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
 
 def band_lab(
     img: np.ndarray, cam: Camera, profile: Profile, finds: list[tiles.TileFind], gain: np.ndarray
-) -> np.ndarray:
+) -> flowers.BandLab:
     """The photo in CIE Lab, balanced on the board's sand and then on the plaques of the tiles read
     (:func:`vision.read.views.print_gain`), for the flower bands printed beside those plaques."""
     top = tiles.top_of(finds)
     fields = [(r, c, f.level) for f in finds for r, c in f.cells if top[r, c] == f.level]
     both = gain * views.print_gain(img, cam, profile, fields, gain)
-    # the balanced values in [0, 1] per channel through a table (the photo is large)
+    # the balanced values in [0, 1] per channel through a table
     lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * (both / 255.0)[None, :], 0.0, 1.0)
-    return cv2.cvtColor(cv2.LUT(img, lut.astype(np.float32).reshape(256, 1, 3)), cv2.COLOR_BGR2Lab)
+    return flowers.BandLab(img, lut.astype(np.float32))
 
 
 def read_flowers(
-    lab: np.ndarray,
+    lab: flowers.BandLab,
     green_map: np.ndarray,
     cam: Camera,
     profile: Profile,
