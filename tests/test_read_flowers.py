@@ -67,7 +67,7 @@ def tiles_shot():
     return _shot(TILES)
 
 
-def _flowers(lab: np.ndarray, image: np.ndarray, cam: Camera, finds: list[TileFind]) -> list[str]:
+def _flowers(lab: flowers.BandLab, image: np.ndarray, cam: Camera, finds: list[TileFind]) -> list[str]:
     read_flowers(lab, tilefit.not_green(image), cam, REFERENCE, finds)
     return [f.flower for f in finds]
 
@@ -78,7 +78,8 @@ def test_tiles_in_a_warmer_light_than_the_boards_margin_keep_their_white(tiles_s
     image, cam, finds = tiles_shot
     gain = board_gain(image, cam, REFERENCE)  # the margin, in the photo's own light
     warm = np.clip(image.astype(np.float32) * [0.78, 0.97, 1.08], 0, 255).astype(np.uint8)
-    on_board = cv2.cvtColor(np.clip(warm.astype(np.float32) * (gain / 255.0), 0, 1), cv2.COLOR_BGR2Lab)
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * (gain / 255.0)[None, :], 0, 1)
+    on_board = flowers.BandLab(warm, lut.astype(np.float32))
     assert _flowers(on_board, warm, cam, finds).count("yellow") == 3  # the failure the plaques mend
     right = ["white", "yellow", "white"]
     assert _flowers(band_lab(warm, cam, REFERENCE, finds, gain), warm, cam, finds) == right
