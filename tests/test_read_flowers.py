@@ -197,3 +197,17 @@ def test_read_flowers_reads_a_paled_blue_band_blue(monkeypatch: pytest.MonkeyPat
         assert _flowers(lab, image, cam, finds) == ["white", "white", "white"]
     assert _flowers(lab, image, cam, finds) == ["white", "blue", "white"]
     assert blue.flower_scores["blue"] < 0.9  # a doubt
+
+
+def test_band_lab_converts_the_pixels_asked_for_as_the_whole_photo_would() -> None:
+    """BandLab converts only the pixels sampled: the same Lab as the whole balanced photo's, and none
+    for none (a band wholly hidden)."""
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * (np.array([1.1, 0.9, 1.3]) / 255.0), 0, 1)
+    lab = flowers.BandLab(img, lut.astype(np.float32))
+    whole = cv2.cvtColor(cv2.LUT(img, lut.astype(np.float32).reshape(256, 1, 3)), cv2.COLOR_BGR2Lab)
+    v, u = rng.integers(0, 40, 200), rng.integers(0, 60, 200)
+    assert np.array_equal(lab.at(v, u), whole[v, u])
+    assert lab.at(np.zeros(0, int), np.zeros(0, int)).shape == (0, 3)
+    assert lab.shape == (40, 60)
