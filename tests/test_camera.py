@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.camera import Camera
+from vision.camera import Camera, in_image
 from vision.render.conditions import make_camera
 
 
@@ -57,3 +57,9 @@ def test_with_size_keeps_the_lens() -> None:
         assert half.k2 == cam.k2
         want = (cam.project(pts) + 0.5) * 0.5 - 0.5
         assert np.abs(half.project(pts) - want).max() < 1e-6
+
+
+def test_in_image_keeps_the_pixels_of_the_image_and_no_others():
+    uv = np.array([[0, 0], [9, 4], [10, 4], [9, 5], [-1, 2], [3, -1]])
+    assert in_image(uv, (5, 10)).tolist() == [True, True, False, False, False, False]
+    assert in_image(uv.reshape(2, 3, 2), (5, 10, 3)).shape == (2, 3)

@@ -35,6 +35,13 @@ def radial_undistort_scale(rd2: np.ndarray, k1: float, k2: float = 0.0, iters: i
     return np.where(rd > 1e-12, ru / np.maximum(rd, 1e-12), 1.0)
 
 
+def in_image(uv: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Which pixel positions ``uv`` (..., 2: column, row, rounded) lie in an image of ``shape`` (rows,
+    columns, ...)."""
+    h, w = shape[:2]
+    return (uv[..., 0] >= 0) & (uv[..., 0] < w) & (uv[..., 1] >= 0) & (uv[..., 1] < h)
+
+
 @dataclass(frozen=True)
 class Camera:
     width: int

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.camera import Camera
+from vision.camera import Camera, in_image
 from vision.profile import Profile, rgb
 from vision.read.tilefit import OTHER_MIN, not_green
 
@@ -192,9 +192,7 @@ def band_pixels(
             rings.append(np.column_stack([x, y]))
     xy = np.vstack(rings)
     uv = np.round(cam.project(np.column_stack([xy, np.full(len(xy), profile.tile_top_z(level))]))).astype(int)
-    h, w = lab.shape[:2]
-    ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
-    uv = uv[ok]
+    uv = uv[in_image(uv, lab.shape)]
     if hidden is not None:
         uv = uv[~hidden[uv[:, 1], uv[:, 0]].astype(bool)]
     px = lab.at(uv[:, 1], uv[:, 0])
@@ -213,8 +211,7 @@ def board_flower(
     rr, aa = np.meshgrid(np.linspace(r0, r1, 8), np.linspace(0, 2 * np.pi, 90, endpoint=False))
     xy = np.column_stack([ex + (rr * np.cos(aa)).ravel(), ey + (rr * np.sin(aa)).ravel(), np.zeros(rr.size)])
     uv = np.round(cam.project(xy)).astype(int)
-    h, w = image.shape[:2]
-    ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    ok = in_image(uv, image.shape)
     px = (
         np.clip(image[uv[ok, 1], uv[ok, 0]].astype(np.float32) * gain, 0, 255)
         .astype(np.uint8)

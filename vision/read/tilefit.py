@@ -22,7 +22,7 @@ import numpy as np
 from scipy.ndimage import maximum_filter1d, minimum_filter1d
 
 from scoring.garden import GRID
-from vision.camera import Camera, radial_distort_scale
+from vision.camera import Camera, in_image, radial_distort_scale
 from vision.profile import Profile, chroma, rgb, srgb_to_linear
 from vision.read.board import cross2
 
@@ -149,8 +149,7 @@ def garden_green(img: EdgeImage, cam: Camera, profile: Profile) -> float:
     x, y = np.meshgrid(ox + t, oy + t)
     z = np.full(x.size, profile.tile_top_z(1))
     uv = np.round(cam.project(np.column_stack([x.ravel(), y.ravel(), z])))
-    h, w = img.shape
-    ok = (uv[:, 0] >= 0) & (uv[:, 1] >= 0) & (uv[:, 0] < w) & (uv[:, 1] < h)
+    ok = in_image(uv, img.shape)
     if ok.sum() < 100:
         return GREEN_TYPICAL
     uv = uv[ok].astype(int)

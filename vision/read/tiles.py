@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from scoring.garden import GRID
-from vision.camera import Camera
+from vision.camera import Camera, in_image
 from vision.profile import Profile
 from vision.read import tilefit
 from vision.read.tilefit import LevelFit
@@ -132,8 +132,7 @@ def field_pixels(
             for k in levels
         ]
     )
-    h, w = shape
-    return uv, (uv[..., 0] >= 0) & (uv[..., 0] < w) & (uv[..., 1] >= 0) & (uv[..., 1] < h)
+    return uv, in_image(uv, shape)
 
 
 def green_counts(
@@ -160,8 +159,7 @@ def green_table(img: tilefit.EdgeImage, cam: Camera, profile: Profile) -> bool:
     out = np.maximum(np.maximum(-x, x - b.width), np.maximum(-y, y - b.depth))  # distance past an edge
     ring = (out >= lo) & (out <= hi)
     uv = np.round(cam.project(np.column_stack([x[ring], y[ring], np.zeros(ring.sum())]))).astype(int)
-    h, w = img.shape
-    seen = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    seen = in_image(uv, img.shape)
     if seen.sum() < TABLE_MIN_SEEN:
         return False
     green = img.not_green[uv[seen, 1], uv[seen, 0]] <= tilefit.GREEN_MAX
@@ -565,9 +563,7 @@ def bare_fields(
     local = field_samples(profile)
     pose = np.array([profile.tile_top_z(f.level), *f.placement[:2], np.radians(f.placement[2])])
     uv = np.round(cam.project(tilefit._board_points(profile, f.row, f.col, pose, local))).astype(int)
-    h, w = img.shape
-    inside = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
-    if not inside.all():
+    if not in_image(uv, img.shape).all():
         return []
     seen = hidden[uv[:, 1], uv[:, 0]] == 0
     green = img.not_green[uv[:, 1], uv[:, 0]] <= tilefit.GREEN_MAX

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.camera import Camera
+from vision.camera import Camera, in_image
 from vision.profile import Profile, rgb
 
 MARGIN_MM = 10.0  #: the views reach this far beyond the building zone
@@ -154,8 +154,7 @@ def print_gain(
         z = np.full(len(ring), profile.tile_top_z(level))
         pts.append(np.column_stack([ring[:, 0] + x, ring[:, 1] + y, z]))
     uv = np.round(cam.project(np.vstack(pts))).astype(int)
-    h, w = image.shape[:2]
-    ok = (uv[:, 0] >= 0) & (uv[:, 0] < w) & (uv[:, 1] >= 0) & (uv[:, 1] < h)
+    ok = in_image(uv, image.shape)
     px = np.clip(image[uv[ok, 1], uv[ok, 0]].astype(np.float32) / 255.0 * gain, 0.0, 1.0)
     target = rgb(profile.tile.plaque_colour)[::-1]
     # near the cream's hue (not a fountain's water or a dome standing on the plaque), not clipped
