@@ -29,7 +29,7 @@ import numpy as np
 
 from scoring.garden import Garden, GardenError, garden_from_dict
 from scoring.visibility import top_levels
-from vision.camera import Camera
+from vision.camera import Camera, in_image
 from vision.profile import REFERENCE, Profile, srgb_to_linear
 from vision.read import evaluate as ev
 from vision.read.decorations import (
@@ -158,9 +158,8 @@ class _Sampler:
         if not len(pts):
             return np.zeros((0, 3))
         uv = self.cam.project(pts)
-        h, w = self.img.shape[:2]
         ij = np.round(uv * self.scale).astype(int)
-        ok = (ij[:, 0] >= 0) & (ij[:, 1] >= 0) & (ij[:, 0] < w) & (ij[:, 1] < h)
+        ok = in_image(ij, self.img.shape)
         ok &= ~self.occ.hidden(uv, above)
         return self.img[ij[ok, 1], ij[ok, 0]].astype(np.float64) / 255.0
 

@@ -202,8 +202,7 @@ def hidden_at(hidden: np.ndarray | None, px: np.ndarray) -> np.ndarray:
     mask are not."""
     out = np.zeros(len(px), bool)
     if hidden is not None:
-        h, w = hidden.shape
-        inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
+        inside = in_image(px, hidden.shape)
         out[inside] = hidden[px[inside, 1], px[inside, 0]]
     return out
 
