@@ -171,7 +171,7 @@ def test_pieces_seen_well_are_rescored_where_their_network_is_sure(monkeypatch, 
     standing on a tile not read are not asked about."""
     fake = _Fake([0.95, 0.6, 0.001, 0.3, 0.001])
     monkeypatch.setattr(piece_model, "model_for", lambda k, profile: fake if k == kind else None)
-    monkeypatch.setattr(decorations, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
+    monkeypatch.setattr(decorations.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
     rescued, unsure, vetoed, kept, sure = (_evidence(kind, s) for s in (0.3, 0.2, 0.8, 0.8, 0.99))
     seen_little, on_hidden = _evidence(kind, 0.1, visible=0.3), _evidence(kind, 0.3, hidden=True)
     evidence = [rescued, unsure, seen_little, vetoed, on_hidden, kept, sure]

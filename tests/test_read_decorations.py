@@ -349,7 +349,7 @@ def _read_with_looks(shot, monkeypatch, tiles, looks, symbols=None) -> set:
         return [deco.Evidence(c, *looks.get((c.kind, c.cells), (0.0, 1.0))) for c in cs]
 
     monkeypatch.setattr(deco.Scorer, "evidence", evidence)
-    monkeypatch.setattr(deco, "_second_opinion", lambda *a: None)
+    monkeypatch.setattr(deco.decisions, "_second_opinion", lambda *a: None)
     found = deco.read_decorations(photo.image, cam, tiles, REFERENCE, np.ones(3), symbols)
     return {(f.kind, f.cells) for f in found}
 
@@ -839,7 +839,7 @@ def test_a_statue_is_judged_in_no_more_light_than_its_plaque_shows(shot, monkeyp
         return Scorer(hazed, cam, surf, REFERENCE, gain).evidence([statue], SHIFTS_MM)[0].score
 
     with monkeypatch.context() as m:
-        m.setattr(decorations, "PLAQUE_LIGHT", 1e-9)  # no cap: judged in the green's light
+        m.setattr(decorations.evidence, "PLAQUE_LIGHT", 1e-9)  # no cap: judged in the green's light
         assert score() < THRESHOLDS["statue"]
     assert score() >= THRESHOLDS["statue"]
 
@@ -872,7 +872,7 @@ def test_stairs_rising_out_of_a_deep_shade_are_judged_in_the_photos_light(shot, 
         return Scorer(shaded, cam, surf, REFERENCE, np.ones(3)).evidence([stairs], SHIFTS_MM)[0].score
 
     with monkeypatch.context() as m:
-        m.setattr(decorations, "SHADE", 0.0)  # judged in the light its fields' rings measure
+        m.setattr(decorations.evidence, "SHADE", 0.0)  # judged in the light its fields' rings measure
         assert score() < THRESHOLDS["stairs"]
     assert score() >= THRESHOLDS["stairs"]
 
@@ -921,7 +921,7 @@ def test_a_fountain_with_one_end_mirroring_a_light_is_a_fountain(shot, monkeypat
         return Scorer(glare, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score
 
     assert score() > 0.5
-    monkeypatch.setattr(decorations, "GLARE_BRIGHT", np.inf)
+    monkeypatch.setattr(decorations.evidence, "GLARE_BRIGHT", np.inf)
     assert score() < 0.5
 
 
@@ -945,7 +945,7 @@ def test_pale_water_a_little_dimmer_than_lit_water_is_water(shot, monkeypatch) -
         return Scorer(painted, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score
 
     assert score() > 0.5
-    monkeypatch.setattr(decorations, "WASH_BRIGHT", 1.0)
+    monkeypatch.setattr(decorations.evidence, "WASH_BRIGHT", 1.0)
     assert score() < 0.5
 
 

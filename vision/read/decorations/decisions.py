@@ -1,0 +1,481 @@
+"""Which candidates are read as pieces (:func:`read_decorations`): the thresholds, the order in which
+kinds claim their fields, the piece networks' second opinion, and the rules that settle doubts."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import product
+
+import numpy as np
+
+from scoring.garden import Cell, Decoration
+from vision.camera import Camera
+from vision.profile import Profile
+from vision.read import piece_model
+from vision.read.decorations.evidence import Evidence, Scorer, cream_gain
+from vision.read.decorations.parts import _to_board, piece_hull
+from vision.read.decorations.surfaces import Candidate, Surfaces, TileLike, candidates, piece_fields
+
+
+@dataclass(frozen=True)
+class DecorationFind:
+    """A piece found on the garden."""
+
+    kind: str
+    cells: tuple[Cell, ...]
+    levels: tuple[int, ...]  #: the level at each cell (a bridge's middle cell: the bridge's level)
+    score: float  #: 0..1, the share of its visible points that show its colours
+    visible: float  #: 0..1, the share of its points the photo shows
+    centre_px: tuple[float, float]  #: in the working image
+    #: (N, 2) working-image points whose convex hull holds the piece in the photo (:func:`piece_hull`)
+    outline_px: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def level(self) -> int:
+        return min(self.levels)
+
+    @property
+    def fields(self) -> tuple[tuple[Cell, int], ...]:
+        return piece_fields(self.kind, self.cells, self.levels)
+
+    @property
+    def confidence(self) -> float:
+        """0..1: how far the evidence is above the acceptance threshold."""
+        t = THRESHOLDS[self.kind]
+        return float(np.clip(0.5 + (self.score - t) / (2 * (1 - t)), 0.0, 1.0) * min(1.0, 2 * self.visible))
+
+    def to_decoration(self) -> Decoration:
+        """The piece in the ``babylon-garden/1`` model (stairs listed lower field first)."""
+        if self.kind == "stairs":
+            return Decoration(kind="stairs", cells=self.cells, levels=(self.levels[0], self.levels[1]))
+        return Decoration(kind=self.kind, cells=self.cells, level=self.level)
+
+
+THRESHOLDS: dict[str, float] = {
+    "statue": 0.5,
+    "fountain": 0.5,
+    "bridge": 0.5,
+    "stairs": 0.5,
+    #: the dome is one solid colour over its whole disc from any camera, and nothing else on a field is
+    #: that big and that colour: a print of its colour (an edition's dark blue icons under a blue
+    #: dome) covers part of the disc only. On development photos the domes scored 0.87 and more, the
+    #: icons and bands taken for one 0.52-0.79
+    "belvedere": 0.8,
+}
+#: a piece seen by the half that stands on a tile read must look surely itself there: it implies a tile
+#: hidden under higher ones for its other half (the wrong ones scored 0.5-0.62, the right ones 0.89-1)
+ON_HIDDEN_MIN = 0.85
+#: ... but a fountain or a bridge with a hidden field under a belvedere read above it needs only its
+#: kind's threshold when the photo shows this share of it: the belvedere's corner stands on no pillar,
+#: and a piece on the field below is what keeps one off it (spec 1.1). On 400 development photos, such
+#: pieces in sight on 0.6 or more and scored 0.5-0.85: 2 fountains (0.55, 0.64; a belvedere was read on
+#: their seen half instead) and 2 bridges (0.71, 0.79), all right; seen less, a dozen wrong ones
+#: (0.41-1), and the wrong ones in sight scored 0.36 at most. Not stairs: wrong ones so placed scored up
+#: to 0.93 in full view
+BELOW_BELVEDERE_SEEN = {"fountain": 0.6, "bridge": 0.6}
+#: (the smaller piece, the share in sight, the score): a bridge or a fountain the photo shows less of
+#: than this (the rest behind higher tiles), or that scores under this, is not read over a field where
+#: that smaller piece, seen well, looks surely itself. The bronze and terracotta of a statue's body
+#: explain a bridge's glimpse (on development photos, 3 of the 4 bridges read so seen were a statue's
+#: body; the right ones were seen by half their points and more, one by 16%); a dome's teal explains a
+#: fountain's water (2 fountains seen by 35% and 41% of their points took a belvedere's field, the dome
+#: seen whole; one seen by 51%, scored 0.51, with its water washed out). A bridge seen well but scored
+#: barely over its threshold is a statue's body and the terracotta of a tile's band beside it (on the
+#: 200 development photos of seeds 41000-41199, the 5 bridges scored 0.50-0.53 over a statue that looked
+#: surely itself were all wrong, the statues right; the one right bridge over such a "statue" scored 1.0)
+GLIMPSE = {"bridge": ("statue", 0.4, 0.6), "fountain": ("belvedere", 0.5, 0.6)}
+#: a piece's score and the share of it in sight for it to look surely itself
+SURE = {"statue": (0.9, 0.5), "belvedere": (0.95, 0.8), "stairs": (0.97, 0.9)}
+#: a statue scored under this leaves the fields of stairs that look surely themselves: its test
+#: (something hides the plaque's middle, and brownish pixels above it) is met by the treads of stairs and
+#: the edge of the tile they climb to (on development photos read with their true tiles, 2 statues scored
+#: 0.69 and 0.75 took a field of such stairs; a right one, 0.88, stood where stairs scored 1.0 wrongly)
+STATUE_UNDER_STAIRS = 0.8
+#: stairs climbing to a field read as another symbol lose this much of their score: more than a sure
+#: look leaves over the threshold, so in effect they are not read. A round marker allows such stairs,
+#: rarely (3% of the generator's pieces), while grey stone is what so much else looks like (glare on a
+#: plaque, a pillar, a shaded path): on 120 development photos read with their true tiles, 8 of the 10
+#: stairs read wrongly climbed to another symbol's field, and none of the 108 right ones did
+SYMBOL_MISMATCH = 0.55
+#: stairs climbing to a field that shows the stairs' symbol are judged before those that score up to this
+#: much more: two ways up from one lower field often both look like stairs (the treads seen from above),
+#: and the field they climb to, which they leave free, shows their symbol. On development photos read
+#: with their true tiles, 3 of the 4 stairs read the wrong way from their lower field climbed to a field
+#: whose symbol was not read, the right way (scored 0.98-1) to a clear stairs symbol
+STAIRS_SIGN = 0.05
+#: stairs with a field on a tile hidden under a higher one, climbing to a field that shows their symbol,
+#: need only this score, not ON_HIDDEN_MIN: the free field they climb to says which way stairs stand
+#: there (dev 42012: stairs up to a level-3 field whose stairs icon reads clearly scored 0.75, their foot
+#: on a level-2 tile hidden but for the stairs' own field)
+HIDDEN_SIGNED = 0.7
+#: a piece standing with one field on a tile not read, in sight from above (:meth:`Surfaces.unread`),
+#: implies that tile: the ring round that field must show its garden green on this many points (of 72)
+#: at least (on the development photos, the right pieces showed 3-26; the wrong ones, mostly stairs
+#: taken on a bare board cell, 0-2, and wrong stairs over a lower tile's green up to 27) ...
+UNREAD_GREEN = 3
+#: ... and stairs look surer than on a tile hidden (the wrong ones over green scored 0.87-0.93, the
+#: right ones 0.93-1)
+UNREAD_MIN = {"stairs": 0.95}
+MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged ...
+#: ... but stairs or a fountain with a field under a belvedere read above it, that look surely themselves
+#: (this or more) on what little the photo shows: a piece on that field is what kept a pillar off it
+#: (spec 1.1), and the tile's overhang hides all but a glimpse of the piece (nor does a glimpse of such
+#: a fountain give way to a belvedere seen on its other field, :data:`GLIMPSE`). On development photos
+#: read with their true tiles, stairs seen by less than 15% and scored 0.97 or more: 4 right and none
+#: wrong under a belvedere, 1 right and 1 wrong elsewhere. Read through the whole reader, the 420 gained
+#: 2 photos by stairs, then 3 by fountains (a fountain read wrongly more on a tile read wrongly: 1 lost)
+UNDER_BELVEDERE = {"stairs": 0.97, "fountain": 0.97}
+#: a piece scored under this on its (lower) field, whose icon reads as one of these symbols clearly
+#: (:data:`ICON_CLEAR`), is that icon: a piece standing on the field would hide most of it.
+#: A statue: the bridge's wide dark arch hides the plaque's middle as a statue's base does, in the
+#: bronze's hue (on development photos read with their true tiles, the 4 statues so read that scored
+#: 0.56-0.59 were the icon, the 5 right ones scored 0.88-1). Stairs: the grey treads seen from above
+#: read as the fountain's or a statue's icon, more rarely a bridge's, but the stairs look surely
+#: themselves (420 development photos: of the stairs scored under 0.7 and read, the 4 on a clear icon
+#: were all wrong; the right ones on a clear icon scored 1.0 but one, 0.9)
+ICON_DOUBT = {"statue": (0.75, ("bridge",)), "stairs": (0.7, ("statue", "fountain", "bridge"))}
+ICON_CLEAR = 0.9
+#: the order in which kinds claim their fields: a piece that spans more explains what a smaller one
+#: standing on one of its fields would see (a bridge's end looks like a terracotta statue); stairs,
+#: grey like so much else, come last
+PRIORITY = ("bridge", "fountain", "belvedere", "statue", "stairs")
+SHIFTS_MM = (
+    (0.0, 0.0),
+    (1.5, 0.0),
+    (-1.5, 0.0),
+    (0.0, 1.5),
+    (0.0, -1.5),
+    (1.0, 1.0),
+    (1.0, -1.0),
+    (-1.0, 1.0),
+    (-1.0, -1.0),
+)
+
+
+def _sure(evs: Sequence[Evidence]) -> dict[str, set[tuple[Cell, int]]]:
+    """The fields of the pieces in ``evs`` that look surely themselves (:data:`SURE`), by kind."""
+    return {
+        kind: {
+            f
+            for e in evs
+            if e.candidate.kind == kind and e.score >= SURE[kind][0] and e.visible >= SURE[kind][1]
+            for f in e.candidate.fields
+        }
+        for kind in SURE
+    }
+
+
+#: the piece networks' second opinion (:mod:`vision.read.piece_model`) on statues, stairs and fountains
+#: seen by this share of their points and more, on tiles read: a piece whose colours fail its test
+#: (under its threshold) is read when its shape looks the piece's this surely, and then scores that
+#: probability ...
+LOOKS_VISIBLE, LOOKS_SURE = 0.5, 0.9
+#: ... and one whose colours pass, but score under the second figure, is not read when its shape looks
+#: the piece's this little (the first figure; the score drops to it).
+#: Statues: on the 420 development photos read through the whole reader (each set with the network
+#: trained on the other), it raised 13 statues, all true (dark or glossy bronze, colour scores 0-0.47),
+#: and dropped 303 candidates whose colours passed: 299 not statues (a bridge's arch, a piece's
+#: terracotta, bronze-like icons: most given way to another piece anyway), 4 statues (a steep view, a
+#: statue at a tile's edge; 0.0002-0.017).
+#: Stairs: grey stone that looks surely like stairs (:data:`SURE`) is not doubted: on the development
+#: photos read with their true tiles (each set with the network trained on the others), of the stairs
+#: scored 0.97 or more, 3 of 382 true ones and 5 of 13 wrong ones scored 0.02 or less. Of those scored
+#: 0.5-0.97, the 22 true ones all scored over 0.002, and 78 of the 118 wrong ones 0.002 or less.
+#: Fountains: water mirroring the lamp is white, or pale past the washed-out colour's reach, yet the
+#: basin's oval is plain. On the development photos read with their true tiles (each set with the
+#: network trained on the other), of the fountains seen by half their points or more, 8 true ones
+#: failed their colours and 7 of them scored 0.9 or more (and 1 of 2,173 other places); the 4 wrong
+#: ones scored 0.5-0.9 by colour all scored 0.002 or less, no true one (of 505) under 0.02.
+LOOKS_NOT = {"statue": (0.02, math.inf), "stairs": (0.002, SURE["stairs"][0]), "fountain": (0.02, 0.9)}
+#: a statue on the field of a tile not read (:meth:`Surfaces.slivers`) is read where its network is this
+#: sure of it, on the level it is surest of, and where the ring round the field shows garden green on
+#: this many points (of 72) at least: the tile's one field in sight shows its own green round the
+#: statue. On development photos (the 200 of seeds 41000-41199 and 40 rendered with such a statue,
+#: `Surfaces.slivers`'s test) the right ones scored 0.78-1.0 with 12-44 points of green; the network
+#: scored a printed icon by a bare cell at the board's edge 0.96, 6 points of green round it, and one
+#: statue a level too high 0.89 against 0.87 on its own level
+SLIVER_LOOKS, SLIVER_GREEN = 0.5, 10
+#: a statue the photo shows less of than :data:`MIN_VISIBLE` (a taller stack beside it hides the rest in
+#: the photo's perspective) is read where those few points score this or more and the network is this
+#: sure of it. On the development photos of seeds 41000-41199, 4 statues so seen scored 0.9 or more: the
+#: 3 right ones 0.80-0.98 by the network, the wrong one 0.000
+GLIMPSED_STATUE = (0.9, 0.5)
+
+
+def piece_patch(
+    image_bgr: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    c: Candidate,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
+    """The patch the piece network of ``c``'s kind looks at (:mod:`vision.read.piece_model`); stairs'
+    and a fountain's moved by ``shift`` (along, across, mm: their training's jittered copies)."""
+    if c.kind == "statue":
+        return piece_model.statue_patch(image_bgr, cam, profile, *c.fields[0])
+    if c.kind == "fountain":
+        return piece_model.fountain_patch(image_bgr, cam, profile, c.origin, c.angle_deg, shift)
+    return piece_model.stairs_patch(image_bgr, cam, c.origin, c.angle_deg, c.run, c.rise, shift)
+
+
+def _looks(
+    kind: str,
+    evidence: Sequence[Evidence],
+    image_bgr: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    gain: np.ndarray,
+) -> np.ndarray | None:
+    """How surely ``kind``'s network (:mod:`vision.read.piece_model`) sees that piece at each of
+    ``evidence``'s candidates (0..1); None when the profile's piece is not the one it learned."""
+    model = piece_model.model_for(kind, profile)
+    if model is None:
+        return None
+    return model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in evidence], gain)
+
+
+def _second_opinion(
+    evidence: list[Evidence], image_bgr: np.ndarray, cam: Camera, profile: Profile, gain: np.ndarray
+) -> None:
+    """Rescore (in place) the statues, stairs and fountains seen well by their networks (when the
+    profile's piece is the one it learned): those failing their colour test whose shape is surely the
+    piece's, those passing it whose shape surely is not (see :data:`LOOKS_SURE`)."""
+    for kind in piece_model.KINDS:
+        seen = [
+            e
+            for e in evidence
+            if e.candidate.kind == kind and e.visible >= LOOKS_VISIBLE and not e.candidate.hidden
+        ]
+        p = _looks(kind, seen, image_bgr, cam, profile, gain)
+        if p is None:
+            continue
+        not_p, below = LOOKS_NOT[kind]
+        for e, pi in zip(seen, p, strict=True):
+            passed = e.score >= THRESHOLDS[kind]
+            if (not passed and pi >= LOOKS_SURE) or (passed and pi <= not_p and e.score < below):
+                e.score = float(pi)
+
+
+def _glimpsed(
+    evidence: list[Evidence], image_bgr: np.ndarray, cam: Camera, profile: Profile, gain: np.ndarray
+) -> None:
+    """Mark (in place) the statues the photo shows less of than :data:`MIN_VISIBLE` whose few points show
+    their colours surely and whose network sees a statue (:data:`GLIMPSED_STATUE`)."""
+    few = [
+        e
+        for e in evidence
+        if e.candidate.kind == "statue"
+        and not e.candidate.hidden
+        and 0 < e.visible < MIN_VISIBLE
+        and e.score >= GLIMPSED_STATUE[0]
+    ]
+    p = _looks("statue", few, image_bgr, cam, profile, gain)
+    if p is None:
+        return
+    for e, pi in zip(few, p, strict=True):
+        e.glimpsed = bool(pi >= GLIMPSED_STATUE[1])
+
+
+def _sliver_statues(
+    sliver: Sequence[Evidence], scorer: Scorer, image_bgr: np.ndarray, gain: np.ndarray
+) -> list[Candidate]:
+    """Of the statues on fields of :meth:`Surfaces.slivers`, those to judge: on each cell, the level
+    where the statue network is surest of a statue, if sure enough and the field shows its green
+    (:data:`SLIVER_LOOKS`). The colours alone cannot tell: a statue judged a level too high or too low
+    still shows its bronze where it is looked for, and a bare board cell's print or a piece on a tile
+    beside it passes for one; the network's patch, cut on the plane the statue would stand on, is its
+    own only on the right level. None without the network (another edition's statue)."""
+    seen = [
+        e
+        for e in sliver
+        if e.score >= THRESHOLDS["statue"]
+        and e.visible >= LOOKS_VISIBLE
+        and scorer.green_seen(e.candidate.fields[0]) >= SLIVER_GREEN
+    ]
+    p = _looks("statue", seen, image_bgr, scorer.sampler.cam, scorer.profile, gain)
+    if p is None:
+        return []
+    best: dict[Cell, tuple[float, Candidate]] = {}
+    for e, pi in zip(seen, p, strict=True):
+        cell = e.candidate.cells[0]
+        if pi >= SLIVER_LOOKS and pi > best.get(cell, (0.0, None))[0]:
+            best[cell] = (float(pi), e.candidate)
+    return [c for _, c in best.values()]
+
+
+def read_decorations(
+    image_bgr: np.ndarray,
+    cam: Camera,
+    tiles: Sequence[TileLike],
+    profile: Profile,
+    gain_srgb: np.ndarray | None = None,
+    field_symbols: dict[tuple[Cell, int], tuple[str | None, float]] | None = None,
+) -> list[DecorationFind]:
+    """Every decoration standing on the tiles read (see the module's docstring). ``cam`` is the camera
+    of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given);
+    ``field_symbols`` the symbols read on the fields, with how clearly (0..1;
+    :func:`vision.read.symbols.read_fields`), when known: stairs are put on fields of their symbol (spec
+    1.3), and the field they climb to, which they leave free, shows it."""
+    if gain_srgb is None:
+        from vision.read.views import board_gain
+
+        gain_srgb = board_gain(image_bgr, cam, profile)
+    gain = np.asarray(gain_srgb, np.float32)
+    surf = Surfaces(tiles, profile)
+    scorer = Scorer(image_bgr, cam, surf, profile, gain_srgb)
+    cream = cream_gain(scorer, profile)
+    if cream is not None:
+        scorer = Scorer(image_bgr, cam, surf, profile, gain * cream)
+    cands = candidates(surf)
+
+    def on_sliver(c: Candidate) -> bool:
+        """A statue on a field of :meth:`Surfaces.slivers` (judged by :func:`_sliver_statues`)."""
+        return c.kind == "statue" and c.fields[0] in surf.sliver_fields
+
+    # the photo's ink, on the plaques where no statue may stand (its bronze would pass for pale ink;
+    # each statue judged where it would stand unmoved: a hand's shift changes the ink by a hair)
+    unmoved = scorer.evidence([c for c in cands if c.kind == "statue" and not on_sliver(c)])
+    scorer.measure_ink({e.candidate.fields[0] for e in unmoved if e.score >= THRESHOLDS["statue"]})
+    sliver = [c for c in cands if on_sliver(c)]
+    keep = _sliver_statues(
+        scorer.evidence(sliver, SHIFTS_MM), scorer, image_bgr, gain
+    )
+    cands = [c for c in cands if not on_sliver(c) or c in keep]
+    found: list[DecorationFind] = []
+    taken: set[tuple[Cell, int]] = set()
+    belvedere_tiles: set[int] = set()
+
+    def take(ev: Evidence) -> None:
+        c = ev.candidate
+        taken.update(c.fields)
+        hull = piece_hull(profile, c)
+        outline = cam.project(_to_board(c, hull, ev.shift))
+        scorer.occ.add_piece(c.level, outline)
+        # the piece's mark: the middle of its box (the hull's points lean to where they are many)
+        box = np.array(list(product(*zip(hull.min(axis=0), hull.max(axis=0), strict=True))))
+        centre = cam.project(_to_board(c, box, ev.shift)).mean(axis=0)
+        found.append(
+            DecorationFind(
+                c.kind,
+                c.cells,
+                c.levels,
+                round(ev.score, 4),
+                round(ev.visible, 4),
+                (float(centre[0]), float(centre[1])),
+                outline,
+            )
+        )
+
+    def stairs_sure(field: tuple[Cell, int], sure: dict[str, set[tuple[Cell, int]]]) -> bool:
+        """Whether stairs on ``field`` look surely themselves (see :data:`SURE`): those on its level
+        judged already, those climbing to it from a level below judged now."""
+        if field in sure["stairs"]:
+            return True
+        below = [c for c in cands if c.kind == "stairs" and c.fields[1] == field]
+        return field in _sure(scorer.evidence(below, SHIFTS_MM))["stairs"]
+
+    def climbs_to_sign(c: Candidate) -> bool:
+        """Whether ``c`` is stairs climbing to a field read as showing their symbol."""
+        if c.kind != "stairs" or not field_symbols:
+            return False
+        return field_symbols.get((c.cells[-1], c.levels[-1]), (None, 0.0))[0] == "stairs"
+
+    def signed(e: Evidence) -> float:
+        """:data:`STAIRS_SIGN` for stairs climbing to a field read as showing their symbol, else 0."""
+        return STAIRS_SIGN if climbs_to_sign(e.candidate) else 0.0
+
+    def below_belvedere(c: Candidate) -> bool:
+        """Whether a belvedere was read on a tile above one of ``c``'s fields."""
+        return any(
+            f.kind == "belvedere" and f.cells[0] == cell and f.levels[0] > level
+            for cell, level in c.fields
+            for f in found
+        )
+
+    def under_belvedere(ev: Evidence) -> bool:
+        """Whether ``ev``'s piece may be seen by a glimpse: a belvedere was read on a tile above one of
+        its fields, and it looks surely itself (:data:`UNDER_BELVEDERE`)."""
+        c = ev.candidate
+        return c.kind in UNDER_BELVEDERE and ev.score >= UNDER_BELVEDERE[c.kind] and below_belvedere(c)
+
+    def sure_enough_half_hidden(ev: Evidence) -> bool:
+        """Whether ``ev``'s piece, with a field on a tile not read, looks enough itself to imply that
+        tile: surely (:data:`ON_HIDDEN_MIN`); or a fountain or bridge well in sight under a belvedere
+        read above it (:data:`BELOW_BELVEDERE_SEEN`); or stairs up to their symbol
+        (:data:`HIDDEN_SIGNED`)."""
+        c = ev.candidate
+        if ev.score >= ON_HIDDEN_MIN:
+            return True
+        if c.kind in BELOW_BELVEDERE_SEEN and ev.visible >= BELOW_BELVEDERE_SEEN[c.kind]:
+            return below_belvedere(c)
+        return c.kind == "stairs" and ev.score >= HIDDEN_SIGNED and climbs_to_sign(c)
+
+    #: the pieces found that imply a tile not read, with the cells of those tiles
+    implying: dict[int, list[tuple[Cell, int]]] = {}
+    for level in sorted({c.level for c in cands}, reverse=True):
+        at_level = scorer.evidence([c for c in cands if c.level == level], SHIFTS_MM)
+        # the networks judge first: stairs climbing to a field of another symbol are not raised by them
+        _second_opinion(at_level, image_bgr, cam, profile, gain)
+        _glimpsed(at_level, image_bgr, cam, profile, gain)
+        if field_symbols:
+            for e in at_level:
+                if e.candidate.kind != "stairs":
+                    continue
+                up = (e.candidate.cells[1], e.candidate.levels[1])
+                if up in field_symbols and field_symbols[up][0] != "stairs":
+                    e.score = max(0.0, e.score - SYMBOL_MISMATCH)
+        sure = _sure(at_level)
+        for kind in PRIORITY:
+            evs = [e for e in at_level if e.candidate.kind == kind]
+            evs.sort(key=lambda e: -e.score - signed(e))
+            if kind in GLIMPSE:
+                small, glimpse, least = GLIMPSE[kind]
+                evs = [
+                    e
+                    for e in evs
+                    if e.visible >= glimpse and e.score >= least
+                    or not sure[small] & set(e.candidate.fields)
+                    or under_belvedere(e)
+                ]
+            for ev in evs:
+                c = ev.candidate
+                if ev.score < THRESHOLDS[kind]:
+                    continue
+                if c.hidden and not sure_enough_half_hidden(ev):
+                    continue
+                if set(c.fields) & taken:
+                    continue
+                if ev.visible < MIN_VISIBLE and not (ev.visible > 0 and under_belvedere(ev) or ev.glimpsed):
+                    continue
+                if kind == "statue" and ev.score < STATUE_UNDER_STAIRS and stairs_sure(c.fields[0], sure):
+                    continue
+                if kind in ICON_DOUBT and ev.score < ICON_DOUBT[kind][0] and field_symbols:
+                    sym, clear = field_symbols.get(c.fields[0], (None, 0.0))
+                    if sym in ICON_DOUBT[kind][1] and clear >= ICON_CLEAR:
+                        continue
+                unread = [f for f in c.fields if surf.unread(*f)]
+                if unread:
+                    if ev.score < UNREAD_MIN.get(kind, ON_HIDDEN_MIN) or any(
+                        scorer.green_seen(f) < UNREAD_GREEN for f in unread
+                    ):
+                        continue
+                    implying[len(found)] = unread
+                if kind == "belvedere":
+                    ti = surf.at[c.fields[0]]
+                    if ti in belvedere_tiles:
+                        continue
+                    belvedere_tiles.add(ti)
+                take(ev)
+    # the tile a piece implies would hide every piece read lower on its cell: such a piece is wrong
+    return [
+        f
+        for i, f in enumerate(found)
+        if not any(
+            cell == c and lv < level
+            for cell, level in implying.get(i, ())
+            for g in found
+            for c, lv in zip(g.cells, g.levels, strict=True)
+        )
+    ]
