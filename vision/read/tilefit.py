@@ -160,9 +160,34 @@ def normalise_green(img: EdgeImage, cam: Camera, profile: Profile) -> EdgeImage:
     """``img`` with its ``not_green`` scaled so that a washed-out garden green (see :data:`WEAK_GREEN`)
     reads as green as a typical one: the thresholds of the edge search are set on the typical green."""
     level = garden_green(img, cam, profile)
-    if not NO_GREEN > level > WEAK_GREEN * GREEN_TYPICAL:
+    if NO_GREEN > level > WEAK_GREEN * GREEN_TYPICAL:
+        img = replace(img, not_green=img.not_green * np.float32(GREEN_TYPICAL / level))
+    return normalise_green_locally(img, cam.project(profile.board.corners))
+
+
+LOCAL_STEP = 8  #: the local garden green is measured on an image this many times smaller ...
+LOCAL_WINDOW = 1 / 10  #: ... as the greenest round each place, over this share of the photo's width
+
+
+def normalise_green_locally(img: EdgeImage, board: np.ndarray) -> EdgeImage:
+    """``img`` with its ``not_green`` scaled, place by place, where the greenest round a place is washed
+    out (as :func:`normalise_green` does for the whole photo): a lamp lighting part of the garden
+    brightly, through the camera's tone curve, leaves its green a fraction of the green in the shade.
+    Only within ``board`` (the photo pixels of the board's corners): a table's own pale green (a
+    cloth, a print) is not a tile's."""
+    n = img.not_green
+    small = cv2.resize(n, (n.shape[1] // LOCAL_STEP, n.shape[0] // LOCAL_STEP), interpolation=cv2.INTER_AREA)
+    win = max(3, int(round(small.shape[1] * LOCAL_WINDOW)) | 1)
+    greenest = cv2.erode(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (win, win)))
+    inside = np.zeros(small.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(board / LOCAL_STEP).astype(np.int32), 1)
+    weak = (greenest < NO_GREEN) & (greenest > WEAK_GREEN * GREEN_TYPICAL) & inside.astype(bool)
+    if not weak.any():
         return img
-    return replace(img, not_green=img.not_green * np.float32(GREEN_TYPICAL / level))
+    scale = np.where(weak, GREEN_TYPICAL / np.minimum(greenest, NO_GREEN), 1.0).astype(np.float32)
+    scale = np.where(inside.astype(bool), cv2.blur(scale, (win, win)), np.float32(1.0))
+    scale = cv2.resize(scale, (n.shape[1], n.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return replace(img, not_green=n * scale)
 
 
 ALONG_MM = (-0.8, 0.0, 0.8)  #: each edge is searched on three parallel lines, averaged against noise
