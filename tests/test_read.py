@@ -749,7 +749,8 @@ def test_a_proposal_ruled_out_by_an_accepted_tile_is_not_fitted_back(monkeypatch
 
 def test_a_washed_out_garden_green_is_scaled_to_the_typical_one(tall):
     """The edge search's thresholds are set on the typical garden green; a photo whose green is half as
-    green or less (a look, a print, a light) is scaled up to it, and a typical photo is left alone."""
+    green or less (a look, a print, a light) is scaled up to it, and a typical photo's green is left as
+    it is."""
     from vision.read.tilefit import GREEN_TYPICAL, WEAK_GREEN, edge_image, garden_green, normalise_green
     from vision.read.views import board_gain
 
@@ -759,12 +760,49 @@ def test_a_washed_out_garden_green_is_scaled_to_the_typical_one(tall):
     edges = edge_image(img, board_gain(img, cam, REFERENCE))
     typical = garden_green(edges, cam, REFERENCE)
     assert typical < WEAK_GREEN * GREEN_TYPICAL
-    assert normalise_green(edges, cam, REFERENCE) is edges
+    assert _greens_changed(edges.not_green, normalise_green(edges, cam, REFERENCE).not_green) < 1e-3
     weak = dataclasses.replace(edges, not_green=edges.not_green * np.float32(0.3))
     scaled = normalise_green(weak, cam, REFERENCE)
     assert garden_green(scaled, cam, REFERENCE) == pytest.approx(GREEN_TYPICAL, abs=1.0)
     grey = dataclasses.replace(edges, not_green=np.full_like(edges.not_green, 5.0))  # no green at all
     assert normalise_green(grey, cam, REFERENCE) is grey
+
+
+def test_a_garden_green_washed_out_in_one_part_of_the_photo_is_scaled_there(tall):
+    """A lamp lighting part of the garden washes its green out there only: that part's green is scaled
+    up to the typical one, the rest of the photo, and the table round the board, are left alone."""
+    from vision.read.tilefit import GREEN_MAX, edge_image, normalise_green
+    from vision.read.views import board_gain
+
+    path, truth = tall
+    img = load_photo(path).image
+    cam = Camera.from_dict(truth["camera"]).with_size(img.shape[1], img.shape[0])
+    edges = edge_image(img, board_gain(img, cam, REFERENCE))
+    half = img.shape[1] // 2
+    lit = edges.not_green.copy()
+    lit[:, half:] *= np.float32(0.3)  # the right half under a lamp: its green a third as green
+    washed = dataclasses.replace(edges, not_green=lit)
+    scaled = normalise_green(washed, cam, REFERENCE).not_green
+    board = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillConvexPoly(board, np.round(cam.project(REFERENCE.board.corners)).astype(np.int32), 1)
+    right = np.zeros_like(board, dtype=bool)
+    right[:, half + img.shape[1] // 8 :] = True  # away from where the two parts meet
+    green = (edges.not_green <= GREEN_MAX) & right & board.astype(bool)
+    assert green.sum() > 1000
+    assert (lit[green] <= GREEN_MAX).mean() < 0.5  # washed out, most of it no longer green ...
+    assert (scaled[green] <= GREEN_MAX).mean() > 0.9  # ... and green again once scaled
+    left = slice(0, half - img.shape[1] // 8)
+    assert _greens_changed(lit[:, left], scaled[:, left]) < 1e-3  # the green in the shade as it was
+    off = cv2.dilate(board, np.ones((33, 33), np.uint8)) == 0  # the table, a little away from the board
+    assert np.array_equal(scaled[off], lit[off])
+
+
+def _greens_changed(before: np.ndarray, after: np.ndarray) -> float:
+    """The share of the pixels green in ``before`` or ``after`` (``not_green`` maps) but not in both."""
+    from vision.read.tilefit import GREEN_MAX
+
+    a, b = before <= GREEN_MAX, after <= GREEN_MAX
+    return float((a != b).sum() / max((a | b).sum(), 1))
 
 
 def test_a_board_without_tiles_is_read_with_no_confidence(tmp_path):

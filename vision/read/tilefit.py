@@ -172,7 +172,8 @@ LOCAL_WINDOW = 1 / 10  #: ... as the greenest round each place, over this share 
 def normalise_green_locally(img: EdgeImage, board: np.ndarray) -> EdgeImage:
     """``img`` with its ``not_green`` scaled, place by place, where the greenest round a place is washed
     out (as :func:`normalise_green` does for the whole photo): a lamp lighting part of the garden
-    brightly, through the camera's tone curve, leaves its green a fraction of the green in the shade.
+    brightly, its sheen and the camera's tone curve leave the green there a fraction of the green in
+    the shade. The greenest round a place is that of its blocks of :data:`LOCAL_STEP` pixels, averaged.
     Only within ``board`` (the photo pixels of the board's corners): a table's own pale green (a
     cloth, a print) is not a tile's."""
     n = img.not_green
