@@ -261,14 +261,14 @@ def test_an_outline_the_print_agrees_less_with_is_the_board_when_its_holes_confi
     rendered = render_photo(garden, 20_002, tilt_deg=8.0, **PLAIN)
     truth = rendered.truth
     photo = load_photo(save_photo(rendered, tmp_path / "two.png"))
-    monkeypatch.setattr(board_stage, "fit_lattices", lambda *a, **k: [])  # no lattice of holes gathers
-    monkeypatch.setattr(board_stage, "MIN_OUTLINE_REGISTRATION", 1.01)  # nor does any outline agree so
+    monkeypatch.setattr(board_stage.find, "fit_lattices", lambda *a, **k: [])  # no lattice of holes gathers
+    monkeypatch.setattr(board_stage.find, "MIN_OUTLINE_REGISTRATION", 1.01)  # nor does any outline agree so
     fit = board_stage.find_board(photo.image, REFERENCE)
     assert board_stage.WEAK_OUTLINE_REGISTRATION <= fit.score < 1.01
     assert fit.evidence["holes"] >= board_stage.OUTLINE_HOLES
     found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
     assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 2.0
-    monkeypatch.setattr(board_stage, "OUTLINE_HOLES", 71)  # more holes than the board has
+    monkeypatch.setattr(board_stage.find, "OUTLINE_HOLES", 71)  # more holes than the board has
     with pytest.raises(NoBoardError):
         board_stage.find_board(photo.image, REFERENCE)
 

@@ -1,0 +1,146 @@
+"""The entry point (:func:`find_board`): the cues tried in turn, the lattice of holes first, then the
+storage strip's slots, the board's outline and last the weak placements refined with the lens
+(:func:`_refined_weak`), and the thresholds each must pass."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+import cv2
+import numpy as np
+
+from vision.profile import Profile
+from vision.read.board.lattice import MIN_HOLES, Lattice, fit_lattices, hole_candidates
+from vision.read.board.plane import BoardFit
+from vision.read.board.refinement import refine
+from vision.read.board.registration import outline_quads, register, register_outline, register_slots
+from vision.read.board.template import _agreement_in_frame, _agreements_at, _template_samples, flat_field
+from vision.read.load import PhotoError
+
+DETECT_LONG_SIDE = 1000  #: blobs and lattices are found at this size
+HOLE_SCORES = (0.55, 0.35)  #: the holes are looked for among blobs this hole-like, the stricter first
+
+
+class NoBoardError(PhotoError):
+    """The photo shows no readable player board."""
+
+
+MIN_REGISTRATION = 0.35  #: template agreement below this is not a board
+OUTLINE_LONG_SIDE = 2000  #: the board's outline is looked for at this size
+#: an outline with no lattice of holes behind it must agree with the template this well (a checked
+#: cloth's square or a card's edge passes the lattice's threshold by chance, never this one)
+MIN_OUTLINE_REGISTRATION = 0.6
+#: ... or this well when refining it then finds this many of the board's holes where it puts them (a
+#: shadow across the margin or tiles over its edge lower the agreement; a card or a cloth has no holes)
+WEAK_OUTLINE_REGISTRATION = 0.5
+OUTLINE_HOLES = 12
+#: a lattice's placement registered at least this well, though under :data:`MIN_REGISTRATION`, is
+#: refined (lens distortion and all) and scored again; the best few of them (:func:`_refined_weak`)
+WEAK_REGISTRATION, REFINED_TRIES = 0.2, 3
+
+
+def _refined_weak(
+    gray_small: np.ndarray,
+    s: float,
+    regs: list,
+    refined: Callable[[np.ndarray], BoardFit],
+    profile: Profile,
+) -> BoardFit | None:
+    """The best few lattice placements registered weakly (``regs``, best first, on the image scaled by
+    ``s``), each refined on the holes and frame it shows and scored again through the lens distortion
+    the refinement found. A strongly bent lens, or a sheen that greys half the board's holes, keeps the
+    straight template from agreeing with a board that is there; refined, its print lines up again. A
+    fit counts with :data:`OUTLINE_HOLES` holes measured and an agreement of :data:`MIN_REGISTRATION`;
+    the best of them wins. The last resort, after the storage strip's slots and the outline: tried
+    before them, it took a clutter board's print for the board on a held-out variant photo (710151:
+    0.37, where the slots placed it right at 0.55), though it placed one board right that they put
+    100 px off (seed 42030 saved as PNG; 0.49 against 0.50)."""
+    xy, values = _template_samples(profile)
+    best = None
+    for r in [r for r in regs if r[0] >= WEAK_REGISTRATION][:REFINED_TRIES]:
+        fit = refined(r[1])
+        score = _agreements_at(gray_small, fit.project(xy)[None] * s, values)[0]
+        if fit.evidence.get("holes", 0) < OUTLINE_HOLES or score is None or score < MIN_REGISTRATION:
+            continue
+        if best is None or score > best.score:
+            fit.score = float(score)
+            best = fit
+    return best
+
+
+def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> BoardFit:
+    """Stages 2a-2c on a BGR image: the board's refined homography and lens distortion.
+
+    Raises :class:`NoBoardError` when no lattice of holes registers as a whole board in frame."""
+    s = DETECT_LONG_SIDE / max(image.shape[:2])
+    small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else image
+    s = min(s, 1.0)
+    gray_small = flat_field(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))
+    blobs = hole_candidates(small, min(HOLE_SCORES))
+    regs: list = []
+    tried: list[Lattice] = []
+    scored: list = []  #: every lattice placement scored, for :func:`_refined_weak`
+
+    def registered() -> bool:
+        return bool(regs) and regs[0][0] >= MIN_REGISTRATION
+
+    @cache
+    def gray() -> np.ndarray:  # the full image, for refining (once, whichever cue places the board)
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+    def refined(H_small: np.ndarray) -> BoardFit:
+        """:func:`refine` on the full image of a homography found on the small one."""
+        return refine(gray(), np.diag([1 / s, 1 / s, 1.0]) @ H_small, profile)
+
+    # a strict choice of blobs first (a checked cloth floods the loose one), then the loose one, then
+    # hypotheses from single pairs of holes (a board so covered that its holes are scattered)
+    for min_score, pairs in ((HOLE_SCORES[0], False), (HOLE_SCORES[1], False), (HOLE_SCORES[1], True)):
+        lattices = fit_lattices(blobs[blobs[:, 3] >= min_score, :3], pairs=pairs)
+        tried += lattices
+        regs = sorted(
+            (r for lat in lattices for r in register(gray_small, lat, profile)), key=lambda r: -r[0]
+        )
+        scored += regs
+        if registered():
+            break
+    slots: list = []
+    if not registered():  # the lattices were the pillar slots'
+        slots = sorted(
+            (r for lat in tried for r in register_slots(gray_small, lat, profile)), key=lambda r: -r[0]
+        )
+        regs = sorted([*regs, *slots[:1]], key=lambda r: -r[0])
+    if not registered():
+        # no lattice registers (tiles hide nearly every hole): the board's outline, if the photo shows it
+        t = min(OUTLINE_LONG_SIDE / max(image.shape[:2]), 1.0)  # finer than the blobs: clutter merges less
+        mid = cv2.resize(image, None, fx=t, fy=t, interpolation=cv2.INTER_AREA) if t < 1 else image
+        quads = [q * (s / t) for q in outline_quads(cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY))]
+        outline = register_outline(gray_small, quads, profile)
+        weak = outline[0] if outline and outline[0][0] >= WEAK_OUTLINE_REGISTRATION else None
+        outline = [r for r in outline if r[0] >= MIN_OUTLINE_REGISTRATION]
+        regs = sorted([*regs, *outline], key=lambda r: -r[0])
+        if not registered() and weak is not None:
+            fit = refined(weak[1])
+            if fit.evidence.get("holes", 0) >= OUTLINE_HOLES:
+                fit.score = float(weak[0])
+                return fit
+    if not registered() and slots:
+        # the slots place the board roughly (they span a corner of it): refined on the holes it then
+        # shows, it must agree with the template
+        fit = refined(slots[0][1])
+        H = np.diag([s, s, 1.0]) @ fit.H
+        score = _agreement_in_frame(gray_small, H / H[2, 2], *_template_samples(profile))
+        if fit.evidence.get("holes", 0) >= OUTLINE_HOLES and score is not None and score >= MIN_REGISTRATION:
+            fit.score = float(score)
+            return fit
+    if not registered():  # no placement agrees with the straight template: refined, one may
+        fit = _refined_weak(gray_small, s, sorted(scored, key=lambda r: -r[0]), refined, profile)
+        if fit is not None:
+            return fit
+    if not registered():
+        raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
+    fit = refined(regs[0][1])
+    if fit.evidence.get("holes", 0) < MIN_HOLES:
+        raise NoBoardError(f"{name}: the board's holes could not be measured")
+    fit.score = float(regs[0][0])
+    return fit
