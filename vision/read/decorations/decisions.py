@@ -16,11 +16,11 @@ from vision.profile import Profile
 from vision.read import piece_model
 from vision.read.decorations.evidence import Evidence, Scorer, cream_gain
 from vision.read.decorations.parts import _to_board, piece_hull
-from vision.read.decorations.surfaces import Candidate, Surfaces, TileLike, candidates, piece_fields
+from vision.read.decorations.surfaces import Candidate, OnFields, Surfaces, TileLike, candidates
 
 
 @dataclass(frozen=True)
-class DecorationFind:
+class DecorationFind(OnFields):
     """A piece found on the garden."""
 
     kind: str
@@ -31,14 +31,6 @@ class DecorationFind:
     centre_px: tuple[float, float]  #: in the working image
     #: (N, 2) working-image points whose convex hull holds the piece in the photo (:func:`piece_hull`)
     outline_px: np.ndarray | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def level(self) -> int:
-        return min(self.levels)
-
-    @property
-    def fields(self) -> tuple[tuple[Cell, int], ...]:
-        return piece_fields(self.kind, self.cells, self.levels)
 
     @property
     def confidence(self) -> float:

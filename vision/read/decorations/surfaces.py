@@ -147,8 +147,25 @@ class Surfaces:
         return q
 
 
+class OnFields:
+    """Where a piece stands (a place it may stand, a piece found): from its kind, cells and levels,
+    its lowest level and the fields it occupies."""
+
+    kind: str
+    cells: tuple[Cell, ...]
+    levels: tuple[int, ...]
+
+    @property
+    def level(self) -> int:
+        return min(self.levels)
+
+    @property
+    def fields(self) -> tuple[tuple[Cell, int], ...]:
+        return piece_fields(self.kind, self.cells, self.levels)
+
+
 @dataclass(frozen=True)
-class Candidate:
+class Candidate(OnFields):
     """A place a piece may stand, by the rules: its cells (and each one's level) and its pose."""
 
     kind: str
@@ -159,14 +176,6 @@ class Candidate:
     run: float = 0.0  #: stairs: length of the run
     rise: float = 0.0  #: stairs: height from the lower tile's top to the upper tile's top
     hidden: bool = False  #: one of its fields is on a tile not read (hidden under higher ones, or unread)
-
-    @property
-    def level(self) -> int:
-        return min(self.levels)
-
-    @property
-    def fields(self) -> tuple[tuple[Cell, int], ...]:
-        return piece_fields(self.kind, self.cells, self.levels)
 
 
 def piece_fields(kind: str, cells: Sequence[Cell], levels: Sequence[int]) -> tuple[tuple[Cell, int], ...]:
