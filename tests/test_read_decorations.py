@@ -14,14 +14,13 @@ from scoring.garden import Decoration, Garden, Tile
 from scoring.generate import generate_garden
 from scoring.rules import check
 from vision.camera import Camera
-from vision.profile import REFERENCE, VARIANT
+from vision.profile import REFERENCE, VARIANT, chroma
 from vision.read.decorations import (
     Candidate,
     PlacedTile,
     Scorer,
     Surfaces,
     candidates,
-    chroma,
     cream_gain,
     palette,
     piece_hull,

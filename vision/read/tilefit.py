@@ -156,11 +156,17 @@ def garden_green(img: EdgeImage, cam: Camera, profile: Profile) -> float:
     return float(np.percentile(img.not_green[uv[:, 1], uv[:, 0]], 1))
 
 
+def washed_out(level: float | np.ndarray) -> bool | np.ndarray:
+    """Whether a garden green's ``not_green`` (a photo's, or each place's) is washed out: half the
+    typical green or less (:data:`WEAK_GREEN`), but some green (:data:`NO_GREEN`)."""
+    return (level < NO_GREEN) & (level > WEAK_GREEN * GREEN_TYPICAL)
+
+
 def normalise_green(img: EdgeImage, cam: Camera, profile: Profile) -> EdgeImage:
     """``img`` with its ``not_green`` scaled so that a washed-out garden green (see :data:`WEAK_GREEN`)
     reads as green as a typical one: the thresholds of the edge search are set on the typical green."""
     level = garden_green(img, cam, profile)
-    if NO_GREEN > level > WEAK_GREEN * GREEN_TYPICAL:
+    if washed_out(level):
         img = replace(img, not_green=img.not_green * np.float32(GREEN_TYPICAL / level))
     return normalise_green_locally(img, cam.project(profile.board.corners))
 
@@ -182,11 +188,13 @@ def normalise_green_locally(img: EdgeImage, board: np.ndarray) -> EdgeImage:
     greenest = cv2.erode(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (win, win)))
     inside = np.zeros(small.shape, np.uint8)
     cv2.fillConvexPoly(inside, np.round(board / LOCAL_STEP).astype(np.int32), 1)
-    weak = (greenest < NO_GREEN) & (greenest > WEAK_GREEN * GREEN_TYPICAL) & inside.astype(bool)
+    inside = inside.astype(bool)
+    weak = washed_out(greenest) & inside
     if not weak.any():
         return img
-    scale = np.where(weak, GREEN_TYPICAL / np.minimum(greenest, NO_GREEN), 1.0).astype(np.float32)
-    scale = np.where(inside.astype(bool), cv2.blur(scale, (win, win)), np.float32(1.0))
+    scale = np.ones(small.shape, np.float32)
+    scale[weak] = GREEN_TYPICAL / greenest[weak]
+    scale = np.where(inside, cv2.blur(scale, (win, win)), np.float32(1.0))
     scale = cv2.resize(scale, (n.shape[1], n.shape[0]), interpolation=cv2.INTER_LINEAR)
     return replace(img, not_green=n * scale)
 

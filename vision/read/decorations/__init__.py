@@ -26,9 +26,9 @@ paler, the dome teal where the garden is yellow-green, the water cyan-blue, the 
 the stairs a neutral grey where the cream plaques are warm. References are the profile's colours, so
 a calibrated profile reads another edition.
 """
+
 from __future__ import annotations
 
-from vision.profile import chroma
 from vision.read.decorations.colours import (
     _LUT,
     GREEN_DOMINANCE,
@@ -77,7 +77,6 @@ __all__ = [
     "_second_opinion",
     "_to_board",
     "candidates",
-    "chroma",
     "cream_gain",
     "green_lead",
     "is_green",
