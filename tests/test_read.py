@@ -586,20 +586,59 @@ def test_tiles_fitted_together_fit_as_alone_and_a_mask_off_their_edges_keeps_the
     assert again is not None and again.found <= right.found - 3
 
 
+def _edge_image_of(tiles: list[Tile], seed: int, printed=REFERENCE, read_with=REFERENCE):
+    """A plain photo of ``tiles`` rendered with profile ``printed``: its edge image balanced on the
+    board by profile ``read_with``, and the true camera."""
+    from vision.read import tilefit
+    from vision.read.views import board_gain
+
+    photo = render_photo(Garden(format="babylon-garden/1", board_flower="blue", tiles=tiles), seed,
+                         printed, tilt_deg=6.0, **PLAIN)
+    cam = Camera.from_dict(photo.truth["camera"])
+    return tilefit.edge_image(photo.image, board_gain(photo.image, cam, read_with)), cam
+
+
 def _one_tile_fit(flower: str, seed: int, printed, read_with):
     """A photo of one tile of ``flower`` on block (2, 2), level 1, rendered with profile ``printed``: its
     edge image balanced on the board and its fit on level 1 by profile ``read_with``, true camera."""
     from vision.read import tilefit
-    from vision.read.views import board_gain
 
-    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
-        Tile(row=2, col=2, level=1, flower=flower)])
-    photo = render_photo(garden, seed, printed, tilt_deg=6.0, **PLAIN)
-    cam = Camera.from_dict(photo.truth["camera"])
-    img = tilefit.edge_image(photo.image, board_gain(photo.image, cam, read_with))
+    img, cam = _edge_image_of([Tile(row=2, col=2, level=1, flower=flower)], seed, printed, read_with)
     fit = tilefit.fit_level(img, cam, read_with, 2, 2, 1)
     assert fit is not None and fit.inliers >= 24
     return img, cam, fit
+
+
+def test_what_lies_beyond_a_tiles_path_and_band_tells_it_from_its_neighbour_one_cell_over():
+    """Beyond a tile's path its next field is green again; beyond its band the tile has ended. A fit one
+    cell off puts its band edges on this tile's path (green beyond it) and its path edges on this
+    tile's band (the board beyond it), whatever colour the band is printed; its edges along the shift
+    are the same for both."""
+    from vision.read import tilefit
+
+    img, cam, right = _one_tile_fit("white", 20_003, REFERENCE, REFERENCE)
+    assert tilefit.ends_agree(img, cam, REFERENCE, 2, 2, right) >= 0.9 * right.inliers
+    off = tilefit.fit_level(img, cam, REFERENCE, 2, 3, 1)
+    assert off is not None and off.inliers >= 8
+    assert tilefit.ends_agree(img, cam, REFERENCE, 2, 3, off) <= 0.7 * off.inliers
+
+
+def test_a_tile_read_one_cell_off_moves_where_what_lies_beyond_its_edges_agrees():
+    """A white tile read by few edges one cell off its block: beyond its paths and bands the photo does
+    not show what it has there, and the fit on its own block, with more edges, does; it moves there.
+    The tile read on its own block stays."""
+    from vision.read import tilefit
+    from vision.read import tiles as tiles_stage
+
+    img, cam = _edge_image_of([Tile(row=2, col=2, level=1, flower="white")], 20_003)
+
+    def shifted(row, col):
+        fit = tilefit.fit_level(img, cam, REFERENCE, row, col, 1)
+        find = tiles_stage.TileFind(row, col, 1, fit.cost, {1: fit.cost}, 12, (0.0, 0.0, 0.0))
+        return [(f.row, f.col) for f in tiles_stage.shift_to_ends(img, cam, REFERENCE, [find])]
+
+    assert shifted(2, 3) == [(2, 2)]
+    assert shifted(2, 2) == [(2, 2)]
 
 
 def test_a_band_printed_in_the_paths_colour_does_not_count_against_a_tile(tmp_path):

@@ -670,22 +670,40 @@ SEPARABLE = 0.06  #: chromaticity distance below which a flower band cannot be t
 BAND_REACH = 0.7
 
 
-def _past_edges(
-    img: EdgeImage, cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit
+#: past a path edge, this far beyond the path the tile's next field is green; past a band edge, this far
+#: beyond the band the tile has ended
+FAR_MM = 1.5
+
+
+def _past_edges_px(
+    cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit, far: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The chromaticity (N, 3) past each of the fit's inlier edges (half the band's or the path's width
-    beyond the green), and whether each is a path edge."""
+    """The pixels (N, 2) past each of the fit's inlier edges, half the band's or the path's width beyond
+    the green (``far``: the whole width and :data:`FAR_MM` beyond), and whether each is a path edge."""
     edges = tile_edges(profile)
     inl = fit.edges[np.abs(fit.residuals) < INLIER_PX]
     pts = np.array([edges[i].point for i in inl], float).reshape(-1, 2)
     nrm = np.array([edges[i].normal for i in inl], float).reshape(-1, 2)
     path_edge = inl % 8 >= 4  # :func:`tile_edges` lists 4 band edges, then 4 path edges
     t = profile.tile
-    past = pts + nrm * np.where(path_edge, t.path_width / 2, t.band_width / 2)[:, None]
-    uv = np.round(cam.project(_board_points(profile, row, col, np.array(fit.pose), past))).astype(int)
-    h, w = img.shape
-    ch = chroma(img.linear[np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)]).reshape(-1, 3)
-    return ch, path_edge
+    across = np.where(path_edge, t.path_width, t.band_width)
+    past = pts + nrm * (across + FAR_MM if far else across / 2)[:, None]
+    return cam.project(_board_points(profile, row, col, np.array(fit.pose), past)), path_edge
+
+
+def _at(values: np.ndarray, px: np.ndarray) -> np.ndarray:
+    h, w = values.shape[:2]
+    uv = np.round(px).astype(int)
+    return values[np.clip(uv[:, 1], 0, h - 1), np.clip(uv[:, 0], 0, w - 1)]
+
+
+def _past_edges(
+    img: EdgeImage, cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit
+) -> tuple[np.ndarray, np.ndarray]:
+    """The chromaticity (N, 3) past each of the fit's inlier edges (half the band's or the path's width
+    beyond the green), and whether each is a path edge."""
+    px, path_edge = _past_edges_px(cam, profile, row, col, fit)
+    return chroma(_at(img.linear, px)).reshape(-1, 3), path_edge
 
 
 MIN_PATH_SAMPLES = 12  #: path edges of well-seen tiles needed to take the path's colour from the photo
@@ -725,6 +743,17 @@ def sides_agree(img: EdgeImage, cam: Camera, profile: Profile, row: int, col: in
     # cannot tell, and the edge counts for the tile
     undecided = np.linalg.norm(bands - nominal, axis=1)[nearest] < SEPARABLE
     return int(np.sum(((to_path < to_bands[np.arange(len(ch)), nearest]) == path_edge) | undecided))
+
+
+def ends_agree(img: EdgeImage, cam: Camera, profile: Profile, row: int, col: int, fit: LevelFit) -> int:
+    """How many of the fit's inlier edges show, past the path or band beyond them (:data:`FAR_MM`
+    further), what the tile has there: green again past a path (its next field), no garden green past
+    a band (the tile has ended). Where :func:`sides_agree` cannot tell a white or yellow band from the
+    path by colour, this still tells a tile from its neighbour one cell over; a piece standing on the
+    next field hides its green, so it tells less of how surely a tile is seen than which of two."""
+    px, path_edge = _past_edges_px(cam, profile, row, col, fit, far=True)
+    green = _at(img.not_green, px) < (GREEN_MAX + OTHER_MIN) / 2
+    return int(np.sum(green == path_edge))
 
 
 def ink_spread(img: EdgeImage, cam: Camera, profile: Profile, tiles: list, min_inliers: int = 20) -> float:

@@ -30,7 +30,7 @@ piece, and the piece implies the tile (:func:`implied_by_pieces`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import cv2
@@ -551,7 +551,8 @@ def solve(
                 )
                 if x0 < x1 and y0 < y1 and change[y0:y1, x0:x1].any():
                     stale.add((r2, c2, k2))
-    return [f for f in shift_off_bare(img, cam, profile, found) if f.level <= TOP_LEVEL]
+    found = shift_to_ends(img, cam, profile, shift_off_bare(img, cam, profile, found))
+    return [f for f in found if f.level <= TOP_LEVEL]
 
 
 def bare_fields(
@@ -575,6 +576,54 @@ def bare_fields(
     ]
 
 
+def _covered_above(
+    cam: Camera, profile: Profile, finds: Iterable[TileFind], level: int, shape: tuple[int, int]
+) -> np.ndarray:
+    """Where the tiles of ``finds`` above ``level`` hide it in the photo (uint8, 1: hidden)."""
+    hidden = np.zeros(shape, np.uint8)
+    for g in finds:
+        if g.level > level:
+            hide(hidden, tile_polygon(cam, profile, g.row, g.col, g.level, g.placement))
+    return hidden
+
+
+def _moved(
+    img: tilefit.EdgeImage,
+    cam: Camera,
+    profile: Profile,
+    f: TileFind,
+    others: list[TileFind],
+    moves: Iterable[tuple[int, int]],
+    mask: np.ndarray,
+    good: Callable[[TileFind, LevelFit], bool],
+    min_inliers: int = 0,
+) -> TileFind | None:
+    """Tile ``f`` moved one cell over (``moves``: row and column steps) where nothing read (``others``)
+    rules it out, its lines fit cleanly past ``mask``, ``good`` (the moved tile, its fit) holds, and the
+    most of its edges sit on its lines (more than ``min_inliers``); with the levels it was tried on
+    tried there too (how sure its level is). None: nowhere."""
+    best: TileFind | None = None
+    best_inliers = min_inliers
+    for dr, dc in moves:
+        r, c = f.row + dr, f.col + dc
+        if not (0 <= r < BLOCKS and 0 <= c < BLOCKS):
+            continue
+        if any(g is not f and _excludes(g, r, c, f.level) for g in others):
+            continue
+        fit = tilefit.fit_level(img, cam, profile, r, c, f.level, hidden=mask)
+        if fit is None or fit.inliers <= best_inliers or not _plausible(fit, CLEAN_EDGES, strict=True):
+            continue
+        moved = TileFind(r, c, f.level, fit.cost, {f.level: _penalised(fit)}, fit.found, _placement(fit.pose))
+        if good(moved, fit):
+            best, best_inliers = moved, fit.inliers
+    if best is not None:
+        for k in f.level_costs:
+            if k != f.level:
+                other = tilefit.fit_level(img, cam, profile, best.row, best.col, k, hidden=mask)
+                best.level_costs[k] = _penalised(other)
+    return best
+
+
 def shift_off_bare(
     img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[TileFind]
 ) -> list[TileFind]:
@@ -586,41 +635,60 @@ def shift_off_bare(
     field bare; otherwise it stays (a piece on a field hides the green too)."""
     out = list(finds)
     for i, f in enumerate(finds):
-        hidden = np.zeros(img.shape, np.uint8)
-        for g in out:
-            if g.level > f.level:
-                hide(hidden, tile_polygon(cam, profile, g.row, g.col, g.level, g.placement))
+        hidden = _covered_above(cam, profile, out, f.level, img.shape)
         bare = bare_fields(img, cam, profile, f, hidden)
         if not bare:
             continue
         moves = {(-1 if dr else 1, 0) for dr, _ in bare} | {(0, -1 if dc else 1) for _, dc in bare}
-        mask = hidden.astype(bool)
-        best: TileFind | None = None
-        best_inliers = 0
-        for dr, dc in moves:
-            r, c = f.row + dr, f.col + dc
-            if not (0 <= r < BLOCKS and 0 <= c < BLOCKS):
-                continue
-            if any(g is not f and _excludes(g, r, c, f.level) for g in out):
-                continue
-            fit = tilefit.fit_level(img, cam, profile, r, c, f.level, hidden=mask)
-            if fit is None or not _plausible(fit, CLEAN_EDGES, strict=True):
-                continue
-            if tilefit.sides_agree(img, cam, profile, r, c, fit) < MIN_SIDES * fit.inliers:
-                continue
-            costs = {f.level: _penalised(fit)}
-            moved = TileFind(r, c, f.level, fit.cost, costs, fit.found, _placement(fit.pose))
-            if bare_fields(img, cam, profile, moved, hidden) or fit.inliers <= best_inliers:
-                continue
-            best, best_inliers = moved, fit.inliers
+
+        def good(moved: TileFind, fit: LevelFit, hidden: np.ndarray = hidden) -> bool:
+            seen = tilefit.sides_agree(img, cam, profile, moved.row, moved.col, fit)
+            return seen >= MIN_SIDES * fit.inliers and not bare_fields(img, cam, profile, moved, hidden)
+
+        best = _moved(img, cam, profile, f, out, moves, hidden.astype(bool), good)
         if best is None:
             continue
-        # the levels the tile was tried on, tried on its new block too: how sure its level is
-        for k in f.level_costs:
-            if k != f.level:
-                other = tilefit.fit_level(img, cam, profile, best.row, best.col, k, hidden=mask)
-                best.level_costs[k] = _penalised(other)
         log.debug("tile %s level %d moved to %s", (f.row, f.col), f.level, (best.row, best.col))
+        out[i] = best
+    return out
+
+
+#: a tile read by few edges, beyond whose path and band the photo shows what the tile has there on less
+#: than this share of its edges (:func:`vision.read.tilefit.ends_agree`; on development photos the true
+#: tiles' fits showed it on a median 95% of their edges, those of a tile one cell over on 50%) ...
+ENDS_DOUBT = 0.7
+#: ... moves one cell over where a fit shows it on this share, with as many edges on its lines
+ENDS_SURE = 0.9
+
+
+def shift_to_ends(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[TileFind]
+) -> list[TileFind]:
+    """A tile read one cell off its block by a pale band (a white or yellow band looks like the path, so
+    the print past its edges cannot tell it from its neighbour) shows, beyond its paths and bands, the
+    board where its next field should be green and green where it should have ended. Such a tile, seen
+    by few edges, moves one cell over where a fit sees as many edges and what lies beyond them agrees
+    (:data:`ENDS_DOUBT`, :data:`ENDS_SURE`)."""
+    out = list(finds)
+    for i, f in enumerate(finds):
+        if f.edges >= SURE_EDGES or f.inferred:
+            continue
+        mask = _covered_above(cam, profile, out, f.level, img.shape).astype(bool)
+        here = tilefit.fit_level(img, cam, profile, f.row, f.col, f.level, hidden=mask)
+        if here is None:
+            continue
+        if tilefit.ends_agree(img, cam, profile, f.row, f.col, here) >= ENDS_DOUBT * here.inliers:
+            continue
+
+        def good(moved: TileFind, fit: LevelFit) -> bool:
+            return tilefit.ends_agree(img, cam, profile, moved.row, moved.col, fit) >= ENDS_SURE * fit.inliers
+
+        steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
+        best = _moved(img, cam, profile, f, out, steps, mask, good, min_inliers=here.inliers - 1)
+        if best is None:
+            continue
+        log.debug("tile %s level %d moved to %s by what lies beyond its edges", (f.row, f.col), f.level,
+                  (best.row, best.col))
         out[i] = best
     return out
 
