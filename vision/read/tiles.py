@@ -598,10 +598,10 @@ def _moved(
     good: Callable[[TileFind, LevelFit], bool],
     min_inliers: int = 0,
 ) -> TileFind | None:
-    """Tile ``f`` moved one cell over (``moves``: row and column steps) where nothing read (``others``)
-    rules it out, its lines fit cleanly past ``mask``, ``good`` (the moved tile, its fit) holds, and the
-    most of its edges sit on its lines (more than ``min_inliers``); with the levels it was tried on
-    tried there too (how sure its level is). None: nowhere."""
+    """Tile ``f`` moved one cell over (``moves``: row and column steps): of the blocks where nothing read
+    (``others``) rules it out, its lines fit cleanly past ``mask`` and ``good`` (the moved tile, its fit)
+    holds, the one with the most edges on its lines (more than ``min_inliers``), with the levels ``f``
+    was tried on tried there too (how sure its level is). None: no such block."""
     best: TileFind | None = None
     best_inliers = min_inliers
     for dr, dc in moves:
