@@ -786,6 +786,45 @@ def test_a_proposal_ruled_out_by_an_accepted_tile_is_not_fitted_back(monkeypatch
     assert read == [(2, 2, 1), (2, 3, 2), (2, 5, 2)]
 
 
+def test_tiles_read_on_another_camera_are_proposed_again(monkeypatch):
+    """A tile whose fields show little green (plaques and a piece on them) is not proposed by its green;
+    read on the camera before the last refinement, it is proposed again on the new one and taken on its
+    edges."""
+    from vision.read import tiles as tiles_stage
+    from vision.read.tilefit import EdgeImage, LevelFit
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[])
+    cam = Camera.from_dict(render_photo(garden, 20_003, tilt_deg=6.0, **PLAIN).truth["camera"])
+    h, w = cam.height, cam.width
+    img = EdgeImage(np.zeros((h, w), np.float32), np.zeros((h, w, 3), np.float32))
+    table = {(2, 2, 1): (30, 0.05), (4, 4, 1): (12, 0.02)}
+
+    def fit_levels(img, cam, profile, tiles, hidden=None, starts=None, rounds=2):
+        out = []
+        for r, c, k in tiles:
+            n, cost = table.get((r, c, k), (0, 0.0))
+            pose = (22.5 * k, 0.0, 0.0, 0.0)
+            out.append(LevelFit(k, cost, n, n, pose, np.zeros(n), np.arange(n)) if n else None)
+        return out
+
+    green = np.zeros((6, 7, 7))
+    green[0, 2, 2] = 1.0  # only block (2, 2) shows green on level 1
+    monkeypatch.setattr(tiles_stage.tilefit, "fit_levels", fit_levels)
+    monkeypatch.setattr(tiles_stage.tilefit, "sides_agree", lambda img, cam, p, r, c, f: f.inliers)
+    monkeypatch.setattr(tiles_stage, "green_fractions", lambda *a: green)
+    monkeypatch.setattr(tiles_stage, "shift_off_bare", lambda img, cam, profile, finds: finds)
+
+    def read(**kw) -> list[tuple[int, int, int]]:
+        finds = tiles_stage.solve(img, cam, REFERENCE, range(1, 7), **kw)
+        return sorted((f.row, f.col, f.level) for f in finds)
+
+    before = tiles_stage.TileFind(4, 4, 1, 0.02, {1: 0.02}, 12, (0.0, 0.0, 0.0))
+    assert read() == [(2, 2, 1)]
+    assert read(known=[before]) == [(2, 2, 1), (4, 4, 1)]
+    # a tile read from the piece on it is no line evidence: it is not proposed
+    assert read(known=[dataclasses.replace(before, inferred=True)]) == [(2, 2, 1)]
+
+
 def test_a_washed_out_garden_green_is_scaled_to_the_typical_one(tall):
     """The edge search's thresholds are set on the typical garden green; a photo whose green is half as
     green or less (a look, a print, a light) is scaled up to it, and a typical photo's green is left as

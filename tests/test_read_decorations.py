@@ -970,3 +970,31 @@ def test_stairs_rising_from_under_a_tile_are_told_by_their_stone(shot, monkeypat
     shaded = np.round(linear_to_srgb(0.5 * palette(REFERENCE)["cell"]) * 255).astype(int)
     assert score(GREY_STONE) >= ON_HIDDEN_MIN
     assert score(tuple(shaded.tolist())) < 0.5
+
+
+
+def test_stairs_rising_from_under_a_tile_over_a_tile_read_are_told_by_their_stone(shot, monkeypatch) -> None:
+    """The same stairs where the tile under their foot was read too (seen past the higher tile's side):
+    the higher tile still hides the field the cover part tests, so the treads alone tell, and the
+    stairs are not marked down for a test that cannot be made."""
+    from vision.read.decorations import SHIFTS_MM, THRESHOLDS
+
+    photo, cam, tiles = shot
+    assert any(t.level == 1 and t.col == 2 for t in tiles)
+    surf = Surfaces(list(tiles) + [PlacedTile(2, 2, 3)], REFERENCE)
+    stairs = next(c for c in candidates(surf) if c.kind == "stairs" and c.cells == ((3, 2), (4, 2)))
+    assert not stairs.hidden and stairs.levels == (1, 2) and not surf.seen(*stairs.fields[0])
+
+    assert Scorer(photo.image, cam, surf, REFERENCE, np.ones(3)).foot_hidden(stairs)
+    # stairs whose foot is in sight are judged with their cover part, as before
+    seen = next(c for c in candidates(Surfaces(list(tiles), REFERENCE)) if c.cells == stairs.cells)
+    assert not Scorer(photo.image, cam, surf, REFERENCE, np.ones(3)).foot_hidden(seen)
+
+    def score(colour: tuple[int, ...]) -> float:
+        _, _, painted = _stairs_painted(shot, colour)
+        scorer = Scorer(painted, cam, surf, REFERENCE, np.ones(3))
+        monkeypatch.setattr(scorer.occ, "hidden", lambda uv, above: np.zeros(len(uv), bool))  # in sight
+        return scorer.evidence([stairs], SHIFTS_MM)[0].score
+
+    assert score(GREY_STONE) >= THRESHOLDS["stairs"]
+    assert score((60, 140, 60)) < 0.5  # garden green where the treads would be: no stairs

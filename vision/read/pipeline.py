@@ -299,14 +299,14 @@ def read_structure(
             if abs(math.log(f / cam.fx)) < 0.05:
                 continue
             other = pose.camera_from_intrinsics(fit.H, f, fit.centre, fit.kappa, size)
-            again = tiles.solve(edge_img, other, profile, LEVELS)
+            again = tiles.solve(edge_img, other, profile, LEVELS, finds)
             # the right focal length fits more cleanly, and loses no tile the first one found
             if support(again)[1] > support(finds)[1] and len(again) >= len(finds):
                 cam, finds = other, again
     if clean_share(finds) < 0.6:
         searched = principal_point_search(edge_img, fit, profile, size, finds)
         if searched is not None and _moved_px(cam, searched, profile) > 0.4:
-            again = tiles.solve(edge_img, searched, profile, LEVELS)
+            again = tiles.solve(edge_img, searched, profile, LEVELS, finds)
             if clean_share(again) >= clean_share(finds) + 0.2 and len(again) >= len(finds) - 1:
                 cam, finds = searched, again
     # the print's own band and path widths (ink spread), measured on the tiles found: the tiles'
@@ -327,7 +327,7 @@ def read_structure(
         # the planes or the lines moved: read the tiles again (after the last round, only for a move
         # that each tile's own placement would not take up)
         if moved > (0.4 if i < CAMERA_ROUNDS - 1 else LAST_MOVE_PX) or again:
-            finds = tiles.solve(edge_img, cam, printed, LEVELS)
+            finds = tiles.solve(edge_img, cam, printed, LEVELS, finds)
             again = False
         if moved <= 0.4:
             break

@@ -6,7 +6,8 @@ plane the parallax moves and scales them by millimetres, which the sub-pixel edg
 :mod:`vision.read.tilefit` tells apart. The reader
 
 1. proposes, for every block and level, a tile wherever the garden green shows where that level
-   would put the tile's fields (:func:`green_fractions`);
+   would put the tile's fields (:func:`green_fractions`), and again every tile read on the camera
+   before this one (a refinement of a few pixels can move a tile's field samples onto its plaques);
 2. fits each proposal on each of its plausible levels, and keeps for each block its best level;
 3. accepts tiles from the top of the garden down: a tile accepted hides, from every tile below it,
    what it covers in the photo (its top and its sides), so that the lower tiles are judged on what
@@ -356,9 +357,14 @@ def _excludes(f: TileFind, r: int, c: int, k: int) -> bool:
 
 
 def solve(
-    img: tilefit.EdgeImage, cam: Camera, profile: Profile, levels: range = range(1, 7)
+    img: tilefit.EdgeImage,
+    cam: Camera,
+    profile: Profile,
+    levels: range = range(1, 7),
+    known: Iterable[TileFind] = (),
 ) -> list[TileFind]:
-    """Read the tiles (see the module's docstring, steps 1-3): the best-explained proposal first."""
+    """Read the tiles (see the module's docstring, steps 1-3): the best-explained proposal first;
+    ``known``: tiles read on another camera, proposed on their levels whatever green shows."""
     pixels = field_pixels(cam, profile, levels, img.shape)  #: the blocks' field samples on each level
     green = green_fractions(img, pixels)
     slid: set[tuple[int, int, int]] = set()  #: fits placed too far but sure (:func:`_slid_but_sure`)
@@ -405,6 +411,8 @@ def solve(
             col = green[:, r, c]
             order = np.argsort(-col)[:MAX_LEVELS_TRIED]
             first += [(r, c, levels[i]) for i in order if col[i] >= max(MIN_GREEN, GREEN_SHARE * col.max())]
+    read_before = {(f.row, f.col, f.level) for f in known if f.level in levels and not f.inferred}
+    first += sorted(read_before - set(first))
     fit(first, [None] * len(first))
     # the path's colour as this photo shows it, on the blocks fitted well (their print tells a tile from
     # its neighbour one cell over, :func:`vision.read.tilefit.sides_agree`)

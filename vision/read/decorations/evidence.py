@@ -340,8 +340,8 @@ class Scorer:
         return out
 
     def foot_hidden(self, c: Candidate) -> bool:
-        """Whether ``c`` is stairs whose foot stands on a tile hidden under a higher one."""
-        return c.kind == "stairs" and c.hidden and self.surf.under(*c.fields[0])
+        """Whether ``c`` is stairs whose foot stands under a higher tile (on a tile read or not)."""
+        return c.kind == "stairs" and not self.surf.seen(*c.fields[0])
 
     def evidence(
         self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
