@@ -972,7 +972,6 @@ def test_stairs_rising_from_under_a_tile_are_told_by_their_stone(shot, monkeypat
     assert score(tuple(shaded.tolist())) < 0.5
 
 
-
 def test_stairs_rising_from_under_a_tile_over_a_tile_read_are_told_by_their_stone(shot, monkeypatch) -> None:
     """The same stairs where the tile under their foot was read too (seen past the higher tile's side):
     the higher tile still hides the field the cover part tests, so the treads alone tell, and the
