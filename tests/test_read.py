@@ -725,6 +725,11 @@ def test_the_second_pass_takes_a_tile_for_its_green_or_a_clean_fit_and_only_with
     assert not takes(fitted(4, 0.05), unexplained=1, support=4)  # ... seen by too few edges
     assert not takes(fitted(6, 0.05), unexplained=0, support=6)  # no green at all
     assert not takes(fitted(8, 0.05), unexplained=12, support=4)  # the print of a neighbour's edges
+    # read on the camera before: a clean fit needs no green of its own, but its print still
+    assert takes(fitted(6, 0.05), unexplained=0, support=4, read_before=True)
+    assert not takes(fitted(6, 0.05), unexplained=0, support=3, read_before=True)
+    assert not takes(fitted(6, 0.6), unexplained=0, support=6, read_before=True)  # a loose fit
+    assert not takes(fitted(4, 0.05), unexplained=0, support=4, read_before=True)  # too few edges
 
 
 def test_a_tile_read_one_cell_off_onto_the_open_board_is_moved_back(tmp_path):

@@ -16,11 +16,11 @@ plane the parallax moves and scales them by millimetres, which the sub-pixel edg
    few edges is taken, every block's other levels where green shows that no accepted tile explains
    are proposed too (a low tile mostly hidden under higher ones was not greenest on its own plane);
    last, tiles seen by a few edges are taken for the green they alone explain, or, seen by a strip
-   of plaques with little green, for lines that fit closely; either way only where the print past
-   their edges is their own (a path's cream past a path edge, a band past a band edge), and a well
-   seen tile slid a little past a hand's reach is kept on that evidence too; a tile that covers a
-   field showing no green though nothing above hides it was read one cell off, and moves back
-   (:func:`shift_off_bare`);
+   of plaques with little green or read on the camera before, for lines that fit closely; either
+   way only where the print past their edges is their own (a path's cream past a path edge, a band
+   past a band edge), and a well seen tile slid a little past a hand's reach is kept on that
+   evidence too; a tile that covers a field showing no green though nothing above hides it was
+   read one cell off, and moves back (:func:`shift_off_bare`);
 4. refines the camera's focal length on the tiles found where the board's plane alone cannot fix it
    (a view nearly straight down), and reads the levels again with it.
 
@@ -248,10 +248,16 @@ def _placed(f: LevelFit, slack_mm: float = 0.0) -> bool:
     return abs(f.pose[1]) <= reach and abs(f.pose[2]) <= reach and abs(np.degrees(f.pose[3])) <= 4.5
 
 
-def _takes_late(f: LevelFit, unexplained: int, support: int) -> bool:
+def _takes_late(f: LevelFit, unexplained: int, support: int, read_before: bool = False) -> bool:
     """Whether the second pass may take a tile seen by few edges, ``support`` of them showing past them
     the print the tile has there: for green no accepted tile explains, or, when its lines fit closely
-    and every one of them shows its print, for a little of it."""
+    and every one of them shows its print, for a little of it. A tile read on the camera before this
+    one (``read_before``) whose lines fit closely again needs no green of its own: it was seen, and the
+    tiles above it may explain all the green it shows (dev 41065: a level-2 tile half under a level-3
+    one, read by 14 edges on the first camera, by 9 of 10 closely on the last, none of its green left
+    unexplained)."""
+    if read_before and f.cost <= CLEAN_COST and f.inliers >= CLEAN_EDGES:
+        return support >= MIN_SIDES * f.inliers
     clean = f.cost <= CLEAN_COST and support >= f.inliers >= CLEAN_EDGES
     return unexplained >= (1 if clean else MIN_UNEXPLAINED) and support >= MIN_SIDES * f.inliers
 
@@ -503,7 +509,7 @@ def solve(
                 # a tile seen by one field can be mistaken for its neighbour shifted by the band's width
                 # (3 mm): the smaller shift from its block is the right one
                 key = (0, support(r, c, k, f), -float(np.hypot(f.pose[1], f.pose[2])))
-                if _takes_late(f, n, key[1]) and (best is None or key > best[0]):
+                if _takes_late(f, n, key[1], (r, c, k) in read_before) and (best is None or key > best[0]):
                     best = (key, (r, c), k, f)
         if best is None:
             break
