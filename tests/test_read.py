@@ -757,10 +757,11 @@ def test_a_tile_read_one_cell_off_onto_the_open_board_is_moved_back(tmp_path):
     assert tiles.bare_fields(img, cam, REFERENCE, off, np.ones(img.shape, np.uint8)) == []
 
 
-def test_a_proposal_ruled_out_by_an_accepted_tile_is_not_fitted_back(monkeypatch, tmp_path):
-    """Block (2, 3) fits on levels 1 and 2. The tile accepted on (2, 2) at level 1 rules out its level 1
-    (one level's tiles never share a cell); fitting the block again, after a tile beside it changed what
-    it sees, must not bring that level back: the garden read has no two tiles of a level on one cell."""
+def _solve_on_table(monkeypatch, table, green_at):
+    """``tiles.solve`` on a blank photo, as a function of its keyword arguments returning the tiles read
+    (row, col, level), sorted: the fits are ``table`` ((row, col, level) -> (edges, cost), every edge on
+    the tile's lines and showing its print), green shows on ``green_at`` ((row, col, level)) only, and no
+    tile is moved afterwards: the solver's own choices."""
     from vision.read import tiles as tiles_stage
     from vision.read.tilefit import EdgeImage, LevelFit
 
@@ -768,7 +769,6 @@ def test_a_proposal_ruled_out_by_an_accepted_tile_is_not_fitted_back(monkeypatch
     cam = Camera.from_dict(render_photo(garden, 20_003, tilt_deg=6.0, **PLAIN).truth["camera"])
     h, w = cam.height, cam.width
     img = EdgeImage(np.zeros((h, w), np.float32), np.zeros((h, w, 3), np.float32))
-    table = {(2, 5, 2): (32, 0.03), (2, 2, 1): (30, 0.05), (2, 3, 1): (12, 0.02), (2, 3, 2): (11, 0.1)}
 
     def fit_level(r, c, k):
         if (r, c, k) not in table:
@@ -780,50 +780,38 @@ def test_a_proposal_ruled_out_by_an_accepted_tile_is_not_fitted_back(monkeypatch
         return [fit_level(*t) for t in tiles]
 
     green = np.zeros((6, 7, 7))
-    for r, c, k in table:
+    for r, c, k in green_at:
         green[k - 1, r, c] = 1.0
     monkeypatch.setattr(tiles_stage.tilefit, "fit_levels", fit_levels)
     monkeypatch.setattr(tiles_stage.tilefit, "sides_agree", lambda img, cam, p, r, c, f: f.inliers)
     monkeypatch.setattr(tiles_stage, "green_fractions", lambda *a: green)
     monkeypatch.setattr(tiles_stage, "shift_off_bare", lambda img, cam, profile, finds: finds)
-    finds = tiles_stage.solve(img, cam, REFERENCE, range(1, 7))
-    read = sorted((f.row, f.col, f.level) for f in finds)
-    assert read == [(2, 2, 1), (2, 3, 2), (2, 5, 2)]
+    monkeypatch.setattr(tiles_stage, "shift_to_ends", lambda img, cam, profile, finds: finds)
+
+    def read(**kw) -> list[tuple[int, int, int]]:
+        finds = tiles_stage.solve(img, cam, REFERENCE, range(1, 7), **kw)
+        return sorted((f.row, f.col, f.level) for f in finds)
+
+    return read
+
+
+def test_a_proposal_ruled_out_by_an_accepted_tile_is_not_fitted_back(monkeypatch, tmp_path):
+    """Block (2, 3) fits on levels 1 and 2. The tile accepted on (2, 2) at level 1 rules out its level 1
+    (one level's tiles never share a cell); fitting the block again, after a tile beside it changed what
+    it sees, must not bring that level back: the garden read has no two tiles of a level on one cell."""
+    table = {(2, 5, 2): (32, 0.03), (2, 2, 1): (30, 0.05), (2, 3, 1): (12, 0.02), (2, 3, 2): (11, 0.1)}
+    read = _solve_on_table(monkeypatch, table, green_at=table)
+    assert read() == [(2, 2, 1), (2, 3, 2), (2, 5, 2)]
 
 
 def test_tiles_read_on_another_camera_are_proposed_again(monkeypatch):
     """A tile whose fields show little green (plaques and a piece on them) is not proposed by its green;
     read on the camera before the last refinement, it is proposed again on the new one and taken on its
     edges."""
-    from vision.read import tiles as tiles_stage
-    from vision.read.tilefit import EdgeImage, LevelFit
+    from vision.read.tiles import TileFind
 
-    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[])
-    cam = Camera.from_dict(render_photo(garden, 20_003, tilt_deg=6.0, **PLAIN).truth["camera"])
-    h, w = cam.height, cam.width
-    img = EdgeImage(np.zeros((h, w), np.float32), np.zeros((h, w, 3), np.float32))
-    table = {(2, 2, 1): (30, 0.05), (4, 4, 1): (12, 0.02)}
-
-    def fit_levels(img, cam, profile, tiles, hidden=None, starts=None, rounds=2):
-        out = []
-        for r, c, k in tiles:
-            n, cost = table.get((r, c, k), (0, 0.0))
-            pose = (22.5 * k, 0.0, 0.0, 0.0)
-            out.append(LevelFit(k, cost, n, n, pose, np.zeros(n), np.arange(n)) if n else None)
-        return out
-
-    green = np.zeros((6, 7, 7))
-    green[0, 2, 2] = 1.0  # only block (2, 2) shows green on level 1
-    monkeypatch.setattr(tiles_stage.tilefit, "fit_levels", fit_levels)
-    monkeypatch.setattr(tiles_stage.tilefit, "sides_agree", lambda img, cam, p, r, c, f: f.inliers)
-    monkeypatch.setattr(tiles_stage, "green_fractions", lambda *a: green)
-    monkeypatch.setattr(tiles_stage, "shift_off_bare", lambda img, cam, profile, finds: finds)
-
-    def read(**kw) -> list[tuple[int, int, int]]:
-        finds = tiles_stage.solve(img, cam, REFERENCE, range(1, 7), **kw)
-        return sorted((f.row, f.col, f.level) for f in finds)
-
-    before = tiles_stage.TileFind(4, 4, 1, 0.02, {1: 0.02}, 12, (0.0, 0.0, 0.0))
+    read = _solve_on_table(monkeypatch, {(2, 2, 1): (30, 0.05), (4, 4, 1): (12, 0.02)}, green_at=[(2, 2, 1)])
+    before = TileFind(4, 4, 1, 0.02, {1: 0.02}, 12, (0.0, 0.0, 0.0))
     assert read() == [(2, 2, 1)]
     assert read(known=[before]) == [(2, 2, 1), (4, 4, 1)]
     # a tile read from the piece on it is no line evidence: it is not proposed
