@@ -256,10 +256,12 @@ def _takes_late(f: LevelFit, unexplained: int, support: int, read_before: bool =
     tiles above it may explain all the green it shows (dev 41065: a level-2 tile half under a level-3
     one, read by 14 edges on the first camera, by 9 of 10 closely on the last, none of its green left
     unexplained)."""
-    if read_before and f.cost <= CLEAN_COST and f.inliers >= CLEAN_EDGES:
-        return support >= MIN_SIDES * f.inliers
-    clean = f.cost <= CLEAN_COST and support >= f.inliers >= CLEAN_EDGES
-    return unexplained >= (1 if clean else MIN_UNEXPLAINED) and support >= MIN_SIDES * f.inliers
+    close = f.cost <= CLEAN_COST and f.inliers >= CLEAN_EDGES
+    own_print = support >= MIN_SIDES * f.inliers
+    if read_before and close:
+        return own_print
+    clean = close and support >= f.inliers
+    return unexplained >= (1 if clean else MIN_UNEXPLAINED) and own_print
 
 
 def _slid_but_sure(
