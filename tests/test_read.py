@@ -818,6 +818,17 @@ def test_tiles_read_on_another_camera_are_proposed_again(monkeypatch):
     assert read(known=[dataclasses.replace(before, inferred=True)]) == [(2, 2, 1)]
 
 
+def test_no_tile_is_read_over_a_tile_seen_whole(monkeypatch):
+    """A level-1 tile read on all 32 of its line points, closely, was seen whole: a level-2 tile over one
+    of its fields (its edges the lower tile's and its neighbours', one cell off) is not read; over a tile
+    seen by fewer points, or loosely, it may be (a field of that tile may lie under it)."""
+    over = {(4, 4, 2): (14, 0.3), (4, 3, 1): (30, 0.05)}
+    for below, taken in (((32, 0.03), False), ((28, 0.03), True), ((32, 0.9), True)):
+        read = _solve_on_table(monkeypatch, over | {(4, 5, 1): below}, green_at=over | {(4, 5, 1): below})
+        assert ((4, 4, 2) in read()) is taken, below
+        assert (4, 5, 1) in read()
+
+
 def test_a_washed_out_garden_green_is_scaled_to_the_typical_one(tall):
     """The edge search's thresholds are set on the typical garden green; a photo whose green is half as
     green or less (a look, a print, a light) is scaled up to it, and a typical photo's green is left as

@@ -143,6 +143,26 @@ def test_pieces_may_stand_on_a_tile_hidden_under_a_higher_one() -> None:
     assert not any(c.kind == "fountain" and c.level == 1 for c in gap)
 
 
+def test_no_piece_stands_unread_over_a_tile_seen_whole() -> None:
+    """A tile read on all its lines was seen whole: no tile stands over any of its fields, so no piece
+    read there at a higher level implies one (dev 42137: stairs read from level 4 on a pink level-1 tile
+    seen by all 32 of its points implied a level-4 tile over it)."""
+    low = TileFind(6, 6, 1, 0.1, {1: 0.1}, 32, (0.0, 0.0, 0.0))
+    high = TileFind(4, 6, 5, 0.1, {5: 0.1}, 32, (0.0, 0.0, 0.0))
+    surf = Surfaces([high, low], REFERENCE)
+    assert not surf.unread((6, 7), 4) and not surf.unread((7, 7), 2)
+    up = ("stairs", ((6, 7), (5, 7)), (4, 5))
+    assert up not in {(c.kind, c.cells, c.levels) for c in candidates(surf)}
+    # the same tile read on fewer points, or loosely, leaves them open (a field of it may lie under a tile
+    # not read, the lines of the tile above standing in for its own)
+    partly = Surfaces([high, dataclasses.replace(low, edges=28)], REFERENCE)
+    assert partly.unread((6, 7), 4)
+    assert up in {(c.kind, c.cells, c.levels) for c in candidates(partly)}
+    assert Surfaces([high, dataclasses.replace(low, cost=0.9)], REFERENCE).unread((6, 7), 4)
+    # a tile of a truth file (no points counted) is never taken for seen whole
+    assert Surfaces([PlacedTile(6, 6, 1)], REFERENCE).unread((6, 7), 4)
+
+
 def test_stairs_may_rise_from_under_a_higher_tile() -> None:
     """A level-3 tile over a level-1 one of the same footprint (spec 1.1) leaves room under it for
     stairs from the level-1 tile up to a level-2 tile beside it: seen on the upper field, their foot

@@ -74,6 +74,15 @@ CLEAN_COST, CLEAN_EDGES = 0.25, 5
 #: a tile taken in the second pass shows the print it has past at least this share of its inlier edges
 #: (on the development photos, the tiles taken there wrongly showed it past none or half of them)
 MIN_SIDES = 0.6
+#: a tile read on all 32 of its line points (:func:`vision.read.tilefit.tile_edges`), fitting them this
+#: closely, was seen whole (:attr:`TileFind.whole`): a tile over one of its fields would hide that field's
+#: 8 points. On the development photos, a piece read at a higher level on such a tile's field, implying
+#: a tile there, was wrong (42137: stairs from level 4 on a pink level-1 tile seen by all 32, cost 0.06;
+#: the lower tiles of the right ones were seen by 16-19), and so were the tiles read over one (41038,
+#: 42052: 14-16 points, a cell off a true tile or between two). Seen by 28, a lower tile can still lie
+#: under a true one (42112; 41038's level-2 tile over a level-1 one by a cell, whose path lines the
+#: upper one's band edges stand in for)
+WHOLE_EDGES, WHOLE_COST = 32, 0.5
 #: a field of a tile read whose ring shows this many samples (of 9), none green, is bare
 #: (:func:`bare_fields`)
 BARE_SEEN = 7
@@ -101,6 +110,12 @@ class TileFind:
     @property
     def cells(self) -> tuple[tuple[int, int], ...]:
         return tuple((self.row + dr, self.col + dc) for dr in (0, 1) for dc in (0, 1))
+
+    @property
+    def whole(self) -> bool:
+        """Seen whole: all its line points found (:data:`WHOLE_EDGES`), closely (:data:`WHOLE_COST`). No
+        tile stands over any of its fields: one would hide that field's 8 line points."""
+        return not self.inferred and self.edges >= WHOLE_EDGES and self.cost <= WHOLE_COST
 
 
 def field_samples(profile: Profile) -> np.ndarray:
@@ -517,6 +532,11 @@ def solve(
             break
         _, (r, c), k, f = best
         if refresh([(r, c, j) for j in fits[(r, c)]]):
+            continue
+        if any(g.whole and g.level < k and overlaps((g.row, g.col), (r, c)) for g in found):
+            # it would hide a field of a tile below that was seen whole: its lines are others'
+            fits[(r, c)][k] = None
+            stale.discard((r, c, k))
             continue
         log.debug(
             "tile %s level %d: %d edges, %d on its lines, cost %.2f", (r, c), k, f.found, f.inliers, f.cost

@@ -19,7 +19,8 @@ SLIVER_TOP = 4  #: the highest level of a tile :meth:`Surfaces.slivers` looks fo
 
 class TileLike(Protocol):
     """What the reader needs of a tile read: its block, level and hand placement (and, used when the
-    object has it, its ``flower``: a coloured band a piece stands over)."""
+    object has them, its ``flower``: a coloured band a piece stands over; ``whole``: whether it was seen
+    whole, :attr:`vision.read.tiles.TileFind.whole`)."""
 
     row: int
     col: int
@@ -53,6 +54,15 @@ class Surfaces:
                     self.at.setdefault(((r, c), t.level), i)
                     top[r, c] = max(top[r, c], t.level)
         self.top = top
+        #: cells whose top tile read was seen whole (:attr:`vision.read.tiles.TileFind.whole`): nothing
+        #: stands over them
+        self.whole = {
+            cell
+            for t in self.tiles
+            if getattr(t, "whole", False)
+            for cell in ((t.row + dr, t.col + dc) for dr in (0, 1) for dc in (0, 1))
+            if top[cell] == t.level
+        }
         #: fields of tiles hidden under higher ones that a piece seen may stand on: centre, turn
         self.guessed: dict[tuple[Cell, int], tuple[np.ndarray, float]] = {}
         #: fields of :meth:`slivers`: centre, turn
@@ -103,8 +113,9 @@ class Surfaces:
         """A tile of ``level`` may stand over ``cell`` unread though in sight from above: nothing at that
         level or higher was read there. The tile reader misses a low tile whose only field in sight
         holds a piece (the piece hides the lines and the green it is read by); the piece, seen standing
-        where the rules put it beside a tile read, tells the tile."""
-        return bool(self.top[cell] < level)
+        where the rules put it beside a tile read, tells the tile. Not over a tile seen whole: its lines
+        were seen where that tile would hide them."""
+        return bool(self.top[cell] < level) and cell not in self.whole
 
     def slivers(self) -> list[tuple[Cell, int]]:
         """Fields of tiles not read that a statue may stand on, in sight from above on a cell read as
