@@ -12,8 +12,9 @@ plane the parallax moves and scales them by millimetres, which the sub-pixel edg
 3. accepts tiles from the top of the garden down: a tile accepted hides, from every tile below it,
    what it covers in the photo (its top and its sides), so that the lower tiles are judged on what
    of them is really seen; proposals overlapping an accepted tile on its own level, or covering it
-   fully one level below, are impossible by the rules (spec 1.1) and dropped; before a tile seen by
-   few edges is taken, every block's other levels where green shows that no accepted tile explains
+   fully one level below, are impossible by the rules (spec 1.1) and dropped, and so is a tile over a
+   field of a lower tile seen whole (:attr:`TileFind.whole`: its lines there were seen); before a tile
+   seen by few edges is taken, every block's other levels where green shows that no accepted tile explains
    are proposed too (a low tile mostly hidden under higher ones was not greenest on its own plane);
    last, tiles seen by a few edges are taken for the green they alone explain, or, seen by a strip
    of plaques with little green or read on the camera before, for lines that fit closely; either
