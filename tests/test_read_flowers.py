@@ -147,14 +147,12 @@ def test_a_blue_band_paled_to_white_is_told_by_the_photos_own_whites() -> None:
     assert classify_colour(np.array(PALED_BLUE), REFERENCE)[0] == "white"
     bands = [*WHITES, _band("white", PALED_BLUE)]
     assert washed_bands(bands, REFERENCE) == {2: "blue"}
-    # with one sure white band only, the photo's white is not known: nothing changes
-    assert washed_bands([WHITES[0], _band("white", PALED_BLUE)], REFERENCE) == {}
-    assert (
-        washed_bands(
-            [WHITES[0], _band("white", WHITES[1][3], score=0.6), _band("white", PALED_BLUE)], REFERENCE
-        )
-        == {}
-    )
+    # one sure white band tells the photo's white (the paled band, read white less surely, is not one);
+    # with none, a white read unsurely or on few pixels, the photo's white is not known: nothing changes
+    paled = _band("white", PALED_BLUE, score=0.7)
+    assert washed_bands([WHITES[0], paled], REFERENCE) == {1: "blue"}
+    assert washed_bands([_band("white", WHITES[1][3], score=0.6), paled], REFERENCE) == {}
+    assert washed_bands([_band("white", WHITES[1][3], pixels=60), paled], REFERENCE) == {}
 
 
 @pytest.mark.parametrize(

@@ -94,8 +94,11 @@ def classify_colour(med: np.ndarray, profile: Profile) -> tuple[str, dict[str, f
 #: a band as read: its flower, that flower's score, how many pixels it was seen by, its colour (Lab)
 Band = tuple[str, float, int, np.ndarray]
 #: the photo's own white: the median colour of the bands read white this surely (and seen on this many
-#: pixels), from this many bands at least
-WHITE_SURE, WHITE_PIXELS, WHITE_BANDS = 0.85, 100, 2
+#: pixels), from this many bands at least: one is enough (a band washed out is read white less surely,
+#: and is not one of them; on the 400 development photos, asking two left 41140's and 42126's washed
+#: blue bands white, the photo's one white tile beside them; one read 41169's pink band, white before,
+#: blue: wrong either way)
+WHITE_SURE, WHITE_PIXELS, WHITE_BANDS = 0.85, 100, 1
 #: a band read white that stands this far (Lab chroma) from the photo's own white towards a flower
 #: printed darker than white by WASHED_SHADE or more (blue, pink), within this angle of its hue, and no
 #: darker than the whites by more than WASHED_SHADE, is that flower washed out (glare, haze); measured
