@@ -40,6 +40,21 @@ def test_a_statue_in_line_through_a_statue_hidden_under_a_higher_tile_is_kept():
     assert [w.code for w in warnings if w.code != "hidden-tiles"] == ["removed"]
 
 
+def test_a_statue_in_line_through_a_field_out_of_the_photos_sight_is_kept():
+    """Level-1 tiles only: no statue can hide under a higher tile. A statue the photo does not show, on
+    a field seen from above behind a taller stack (dev 42199), may put a sure statue in line."""
+    tiles = [tile(0, 0, 1), tile(4, 4, 1)]
+    pieces = [PieceChoice(deco("statue", [(0, 0)], 1), 1.0), PieceChoice(deco("statue", [(5, 5)], 1), 1.0)]
+    garden, warnings, _ = self_correct("pink", _choices(tiles), pieces)
+    assert len(garden.decorations) == 1 and "removed" in {w.code for w in warnings}
+    # (0, 5) shares row 0 with one statue and column 5 with the other; (4, 4) shares neither
+    garden, warnings, doubts = self_correct("pink", _choices(tiles), pieces, unseen=[(0, 5)])
+    assert sorted(d.cells for d in garden.decorations) == [((0, 0),), ((5, 5),)]
+    assert [w.code for w in warnings] == ["hidden-statue"] and doubts == 0
+    garden, _, _ = self_correct("pink", _choices(tiles), pieces, unseen=[(4, 4)])
+    assert len(garden.decorations) == 1
+
+
 def test_a_tile_that_breaks_the_rules_is_read_on_its_next_best_level():
     # level 2 over level 1 on the same footprint is impossible; level 3 fitted nearly as well
     tiles = [TileChoice(tile(2, 2, 1), {1: 0.1}), TileChoice(tile(2, 2, 2), {2: 0.3, 3: 0.5})]

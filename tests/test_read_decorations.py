@@ -26,6 +26,7 @@ from vision.read.decorations import (
     piece_hull,
     piece_parts,
 )
+from vision.read.decorations.sight import out_of_sight
 from vision.read.overlay import board_box, draw_overlay
 from vision.read.pieces import read_pieces, truth_tiles
 from vision.read.pieces_eval import evaluate_decorations, evaluate_symbols
@@ -161,6 +162,21 @@ def test_no_piece_stands_unread_over_a_tile_seen_whole() -> None:
     assert Surfaces([high, dataclasses.replace(low, cost=0.9)], REFERENCE).unread((6, 7), 4)
     # a tile of a truth file (no points counted) is never taken for seen whole
     assert Surfaces([PlacedTile(6, 6, 1)], REFERENCE).unread((6, 7), 4)
+
+
+def test_fields_behind_a_tall_stack_are_out_of_the_photos_sight() -> None:
+    """Seen from low over the board's side, a level-5 tile hides the level-1 field just behind it from
+    the camera; the same fields seen from straight above are all in sight."""
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(2, 2, 3), PlacedTile(2, 2, 5), PlacedTile(4, 2, 1)]
+    surf = Surfaces(tiles, REFERENCE)
+    low = Camera.look_at(np.array([105.0, -260.0, 330.0]), np.array([105.0, 150.0, 0.0]),
+                         np.array([0.0, -1.0, 0.0]), 1600, 1200, 55.0)
+    unseen = out_of_sight(low, surf)
+    assert ((4, 2), 1) in unseen and ((4, 3), 1) in unseen
+    assert not any(level == 5 for _, level in unseen)  # the stack's top is in sight
+    above = Camera.look_at(np.array([165.0, 135.0, 700.0]), np.array([165.0, 135.0, 0.0]),
+                           np.array([0.0, -1.0, 0.0]), 1600, 1200, 55.0)
+    assert out_of_sight(above, surf) == []
 
 
 def test_stairs_may_rise_from_under_a_higher_tile() -> None:

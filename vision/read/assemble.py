@@ -11,8 +11,8 @@ Errors that only say that tiles must be hidden under others (a tile on level 3 w
 in sight: ``level-gap``, ``unsupported``, ``missing-belvedere``) are not the reader's to correct: the
 score only depends on what is seen, and the hidden tiles are left out of the reading on purpose. So
 is a piece seen standing partly on such a hidden tile (a fountain, stairs), and a statue out of line
-with the others where one statue hidden under a higher tile (or serving as a pillar) would put it in
-line: the rule counts statues no photo shows.
+with the others where one statue hidden under a higher tile (or serving as a pillar), or standing on a
+field the photo does not show, would put it in line: the rule counts statues no photo shows.
 """
 
 from __future__ import annotations
@@ -66,15 +66,18 @@ def garden_of(board_flower: str | None, tiles: Sequence[Tile], pieces: Sequence[
     return Garden(format=FORMAT, board_flower=board_flower, tiles=list(tiles), decorations=list(pieces))
 
 
-def errors(garden: Garden, sure: frozenset[Cell] = frozenset()) -> list[Finding]:
+def errors(
+    garden: Garden, sure: frozenset[Cell] = frozenset(), unseen: frozenset[Cell] = frozenset()
+) -> list[Finding]:
     """The errors a reading can be wrong about; a statue out of line counts unless it is ``sure`` (one
-    of the cells of statues read surely) and a hidden statue can put it in line."""
+    of the cells of statues read surely) and a hidden statue can put it in line (``unseen``: cells the
+    photo does not show, :func:`hidden_statue_links`)."""
     return [
         f
         for f in check(garden)
         if f.severity == "error"
         and f.rule in CORRECTABLE
-        and not _in_line_through_hidden(garden, f, sure)
+        and not _in_line_through_hidden(garden, f, sure, unseen)
         and not on_hidden_tile(garden, f)
     ]
 
@@ -94,16 +97,22 @@ def on_hidden_tile(garden: Garden, finding: Finding) -> bool:
     return bool(lacking) and all(top[r][c] > level for (r, c), level in lacking)
 
 
-def _in_line_through_hidden(garden: Garden, finding: Finding, sure: frozenset[Cell]) -> bool:
+def _in_line_through_hidden(
+    garden: Garden, finding: Finding, sure: frozenset[Cell], unseen: frozenset[Cell] = frozenset()
+) -> bool:
     """Whether ``finding`` is a statue out of line that is kept: every statue it names was read surely
-    (``sure``), and a statue hidden under a higher tile would put it in line."""
-    return set(map(tuple, finding.cells)) <= sure and bool(hidden_statue_links(garden, finding))
+    (``sure``), and a statue hidden from the camera would put it in line."""
+    return set(map(tuple, finding.cells)) <= sure and bool(hidden_statue_links(garden, finding, unseen))
 
 
-def hidden_statue_links(garden: Garden, finding: Finding) -> list[Cell]:
+def hidden_statue_links(
+    garden: Garden, finding: Finding, unseen: frozenset[Cell] = frozenset()
+) -> list[Cell]:
     """For a ``statue-line`` finding: the cells where one statue hidden from the camera would put the
     finding's statues in line with the others. A statue can hide on a field of a tile with a higher
-    tile over it, or serve as a pillar under one: on a cell whose top tile is on level 2 or more."""
+    tile over it, or serve as a pillar under one: on a cell whose top tile is on level 2 or more; or
+    stand on a field seen from above that the photo does not show (``unseen``: a taller stack nearer
+    the camera hides it)."""
     if finding.rule != "statue-line":
         return []
     group = {tuple(c) for c in finding.cells}
@@ -113,7 +122,7 @@ def hidden_statue_links(garden: Garden, finding: Finding) -> list[Cell]:
         (r, c)
         for r in range(GRID)
         for c in range(GRID)
-        if top[r][c] >= 2
+        if (top[r][c] >= 2 or (r, c) in unseen)
         and any(in_line((r, c), g) for g in group)
         and any(in_line((r, c), o) for o in others)
     ]
@@ -124,10 +133,14 @@ def _touches(finding: Finding, cells: Sequence[tuple[int, int]]) -> bool:
 
 
 def self_correct(
-    board_flower: str | None, tiles: list[TileChoice], pieces: list[PieceChoice]
+    board_flower: str | None,
+    tiles: list[TileChoice],
+    pieces: list[PieceChoice],
+    unseen: Sequence[Cell] = (),
 ) -> tuple[Garden, list[ReadWarning], int]:
     """The garden with the fewest correctable errors within a few edits of the reading; the warnings
-    (corrections made, errors left, tiles implied hidden) and how many doubts remain."""
+    (corrections made, errors left, tiles implied hidden) and how many doubts remain. ``unseen``: the
+    cells of fields the photo does not show (a statue there may put the others in line)."""
     tile_list = [t.tile for t in tiles]
     piece_list = list(pieces)
     warnings: list[ReadWarning] = []
@@ -138,7 +151,12 @@ def self_correct(
         for p in piece_list
         if p.decoration.kind == "statue" and p.confidence >= SURE_STATUE
     )
-    errs = errors(garden, sure)
+    unseen_cells = frozenset(map(tuple, unseen))
+
+    def wrong(g: Garden) -> list[Finding]:
+        return errors(g, sure, unseen_cells)
+
+    errs = wrong(garden)
     for _ in range(MAX_EDITS):
         if not errs:
             break
@@ -147,7 +165,7 @@ def self_correct(
             if any(_touches(e, p.decoration.cells) for e in errs):
                 rest = piece_list[:i] + piece_list[i + 1 :]
                 g = garden_of(board_flower, tile_list, [q.decoration for q in rest])
-                tries.append((len(errors(g, sure)), p.confidence, "piece", i, g, rest, tile_list))
+                tries.append((len(wrong(g)), p.confidence, "piece", i, g, rest, tile_list))
         for i, tc in enumerate(tiles):  # a tile on its second-best level
             t = tile_list[i]
             if not any(_touches(e, t.cells) for e in errs):
@@ -158,7 +176,7 @@ def self_correct(
                     alt = [*tile_list[:i], t.model_copy(update={"level": lv}), *tile_list[i + 1 :]]
                     moved = [_move(p, t, lv) for p in piece_list]
                     g = garden_of(board_flower, alt, [q.decoration for q in moved])
-                    tries.append((len(errors(g, sure)), cost - best, "level", i, g, moved, alt))
+                    tries.append((len(wrong(g)), cost - best, "level", i, g, moved, alt))
         if not tries:
             break
         n, _, what, i, g, piece_list_new, tile_list_new = min(tries, key=lambda x: (x[0], x[1]))
@@ -185,18 +203,18 @@ def self_correct(
                 )
             )
         doubts += 1
-        garden, piece_list, tile_list, errs = g, piece_list_new, tile_list_new, errors(g, sure)
+        garden, piece_list, tile_list, errs = g, piece_list_new, tile_list_new, wrong(g)
     for e in errs:
         warnings.append(ReadWarning("illegal", f"{e.rule}: {e.message}", tuple(map(tuple, e.cells))))
         doubts += 1
     final = check(garden)
     for f in final:
-        if _in_line_through_hidden(garden, f, sure):
+        if _in_line_through_hidden(garden, f, sure, unseen_cells):
             warnings.append(
                 ReadWarning(
                     "hidden-statue",
                     f"statue on {_cells(f.cells)} is in line with the others only through a statue "
-                    "hidden under a higher tile (not read: it does not score)",
+                    "hidden under a higher tile or out of the photo's sight (not read)",
                     tuple(map(tuple, f.cells)),
                 )
             )

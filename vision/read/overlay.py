@@ -9,6 +9,7 @@ photo shows its top, not where its cells are on the board.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 import cv2
@@ -192,8 +193,10 @@ def score_card(score: Score, height: int, reading: Reading | None = None) -> np.
     if reading is not None:
         write(f"confidence {reading.confidence:.2f}", 12, y, grey, 0.45)
         y += line
-        for warn in reading.warnings[: max(0, (height - y) // line)]:
-            write(warn.message[:48], 12, y, WARN_BGR, 0.4)
+        # each warning whole, wrapped, as far as the card's height allows
+        rows = [part for warn in reading.warnings for part in [*textwrap.wrap(warn.message, 48), ""]]
+        for part in rows[: max(0, (height - y) // int(line * 0.8))]:
+            write(part, 12, y, WARN_BGR, 0.4)
             y += int(line * 0.8)
     return card
 

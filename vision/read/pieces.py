@@ -12,7 +12,8 @@ import numpy as np
 from scoring.garden import Decoration
 from vision.camera import Camera
 from vision.profile import Profile
-from vision.read.decorations import DecorationFind, PlacedTile, TileLike, read_decorations
+from vision.read.decorations import DecorationFind, PlacedTile, Surfaces, TileLike, read_decorations
+from vision.read.decorations.sight import out_of_sight
 from vision.read.symbols import SymbolGrid, SymbolRead, read_fields, symbol_grids
 from vision.read.views import board_gain, tile_gain
 
@@ -27,6 +28,9 @@ class PiecesReading:
     #: "?" = not read (covered by a higher tile, or a piece stands on it)
     symbols: dict[tuple[int, int, int], SymbolGrid]
     symbol_reads: list[SymbolRead] = field(default_factory=list)  #: per field, with its evidence
+    #: fields seen from above, no piece read on them, that the photo does not show
+    #: (:func:`vision.read.decorations.sight.out_of_sight`)
+    unseen: list[tuple[tuple[int, int], int]] = field(default_factory=list)
 
     def garden_symbols(self, key: tuple[int, int, int]) -> tuple[tuple[Any, Any], tuple[Any, Any]] | None:
         """The tile's symbols for ``scoring.garden.Tile.symbols``: fields not read are taken as blank
@@ -59,7 +63,9 @@ def read_pieces(
     symbols = {key: (r.symbol, r.score) for key, r in reads.items()}
     finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols)
     grids = symbol_grids(tiles, reads, finds)
-    return PiecesReading([f.to_decoration() for f in finds], finds, grids, list(reads.values()))
+    taken = {f for d in finds for f in d.fields}
+    unseen = [f for f in out_of_sight(cam, Surfaces(tiles, profile)) if f not in taken]
+    return PiecesReading([f.to_decoration() for f in finds], finds, grids, list(reads.values()), unseen)
 
 
 def truth_tiles(truth: dict[str, Any], profile: Profile) -> list[PlacedTile]:

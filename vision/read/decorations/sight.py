@@ -1,5 +1,6 @@
 """What the camera sees of a place: what hides a piece (:class:`Occluders`, :func:`_sight_through`),
-and what an empty tile would show where the piece stands (:func:`empty_print`)."""
+the fields it cannot see at all (:func:`out_of_sight`), and what an empty tile would show where the
+piece stands (:func:`empty_print`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import math
 import cv2
 import numpy as np
 
-from vision.camera import Camera
+from scoring.garden import Cell
+from vision.camera import Camera, in_image
 from vision.profile import Profile
-from vision.read.decorations.surfaces import Surfaces
+from vision.read.decorations.parts import _to_board, piece_parts
+from vision.read.decorations.surfaces import Candidate, Surfaces
 
 
 class Occluders:
@@ -67,6 +70,28 @@ class Occluders:
         j = np.clip(np.round(uv[:, 0] * self.SCALE).astype(int), 0, self.w - 1)
         i = np.clip(np.round(uv[:, 1] * self.SCALE).astype(int), 0, self.h - 1)
         return m[i, j] > 0
+
+
+#: a field seen from above on which a statue would show the camera less than this share of its points
+#: (the reader judges no piece seen less: :data:`~vision.read.decorations.decisions.MIN_VISIBLE`) is out
+#: of the photo's sight
+OUT_OF_SIGHT = 0.15
+
+
+def out_of_sight(cam: Camera, surf: Surfaces) -> list[tuple[Cell, int]]:
+    """The fields seen from above on the tiles read that the photo does not show: a taller stack nearer
+    the camera hides them, so a piece standing there, which the score counts, cannot be read. Judged by
+    the points of a statue (the smallest piece) standing on each, as :class:`Occluders` hides them."""
+    occ = Occluders(cam, surf)
+    local = np.vstack([p.points for p in piece_parts(surf.profile, "statue")])
+    out = []
+    for cell, level in sorted(f for f in surf.at if surf.seen(*f)):
+        c = Candidate("statue", (cell,), (level,), tuple(surf.field(cell, level)), surf.turn(cell, level))
+        uv = cam.project(_to_board(c, local))
+        shown = in_image(uv, (cam.height, cam.width)) & ~occ.hidden(uv, level)
+        if shown.mean() < OUT_OF_SIGHT:
+            out.append((cell, level))
+    return out
 
 
 BAND_MARGIN = 0.7  #: mm kept inside a tile's flower band
