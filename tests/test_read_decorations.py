@@ -30,6 +30,7 @@ from vision.read.decorations.sight import out_of_sight
 from vision.read.overlay import board_box, draw_overlay
 from vision.read.pieces import read_pieces, truth_tiles
 from vision.read.pieces_eval import evaluate_decorations, evaluate_symbols
+from vision.read.pipeline import out_of_sight_warning
 from vision.read.reading import Reading, ReadWarning, TileReading, read_photo
 from vision.read.symbols import UNREAD
 from vision.read.tiles import TileFind, implied_by_pieces, overlaps
@@ -177,6 +178,16 @@ def test_fields_behind_a_tall_stack_are_out_of_the_photos_sight() -> None:
     above = Camera.look_at(np.array([165.0, 135.0, 700.0]), np.array([165.0, 135.0, 0.0]),
                            np.array([0.0, -1.0, 0.0]), 1600, 1200, 55.0)
     assert out_of_sight(above, surf) == []
+
+
+def test_the_out_of_sight_warning_names_the_fields_still_seen_from_above() -> None:
+    """A field out of sight that the garden read covers with a higher tile (the rules' correction moved
+    one) is no longer seen from above: only the others are named."""
+    top = [[0] * 8 for _ in range(8)]
+    top[1][4], top[6][0] = 1, 3
+    warning = out_of_sight_warning([((1, 4), 1), ((6, 0), 2)], top)
+    assert warning.code == "out-of-sight" and warning.cells == ((1, 4),) and "(1, 4)" in warning.message
+    assert out_of_sight_warning([((6, 0), 2)], top) is None
 
 
 def test_stairs_may_rise_from_under_a_higher_tile() -> None:

@@ -82,19 +82,11 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     )
     lap("rules")
     top = top_levels(garden)
-    unseen = tuple(cell for cell, level in pieces.unseen if top[cell[0]][cell[1]] == level)
-    if unseen:
+    unseen = out_of_sight_warning(pieces.unseen, top)
+    if unseen is not None:
         # a doubt: of the 400 development photos, 16 of the 52 so warned were read wrongly, 27 of 348 others
+        warnings.append(unseen)
         doubts += 1
-        where = ", ".join(f"({r}, {c})" for r, c in unseen)
-        warnings.append(
-            ReadWarning(
-                "out-of-sight",
-                f"seen from above but hidden from the camera behind taller stacks: {where} (a piece "
-                "standing there is not read; a photo from higher up shows it)",
-                unseen,
-            )
-        )
     full = cam.with_size(*photo.original_size)
     scale = full.width / cam.width
     readings = []
@@ -173,6 +165,23 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
 
         save_debug(debug_dir, photo, reading, profile)
     return reading
+
+
+def out_of_sight_warning(
+    unseen: Sequence[tuple[tuple[int, int], int]], top: Sequence[Sequence[int]]
+) -> ReadWarning | None:
+    """The ``out-of-sight`` warning for the fields of ``unseen`` (the pieces stage's, out of the photo's
+    sight) still seen from above in the garden read (``top``: its top level per cell); None if none."""
+    cells = tuple(cell for cell, level in unseen if top[cell[0]][cell[1]] == level)
+    if not cells:
+        return None
+    where = ", ".join(f"({r}, {c})" for r, c in cells)
+    return ReadWarning(
+        "out-of-sight",
+        f"seen from above but hidden from the camera behind taller stacks: {where} (a piece standing "
+        "there is not read; a photo from higher up shows it)",
+        cells,
+    )
 
 
 def band_lab(
