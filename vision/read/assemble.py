@@ -187,7 +187,7 @@ def self_correct(
             warnings.append(
                 ReadWarning(
                     "removed",
-                    f"{d.kind} on {_cells(d.cells)} left out: it broke the rules",
+                    f"{d.kind} on {cells_text(d.cells)} left out: it broke the rules",
                     tuple(map(tuple, d.cells)),
                 )
             )
@@ -213,7 +213,7 @@ def self_correct(
             warnings.append(
                 ReadWarning(
                     "hidden-statue",
-                    f"statue on {_cells(f.cells)} is in line with the others only through a statue "
+                    f"statue on {cells_text(f.cells)} is in line with the others only through a statue "
                     "hidden under a higher tile or out of the photo's sight (not read)",
                     tuple(map(tuple, f.cells)),
                 )
@@ -243,5 +243,6 @@ def _move(p: PieceChoice, tile: Tile, level: int) -> PieceChoice:
     return PieceChoice(d.model_copy(update={"level": level}), p.confidence)
 
 
-def _cells(cells: Sequence[Sequence[int]]) -> str:
+def cells_text(cells: Sequence[Sequence[int]]) -> str:
+    """Cells as a warning names them: "(r, c), (r, c)"."""
     return ", ".join(f"({r}, {c})" for r, c in cells)

@@ -15,7 +15,7 @@ from vision.camera import Camera
 from vision.profile import Profile
 from vision.read import board as board_stage
 from vision.read import flowers, levelscale, pose, tilefit, tiles, views
-from vision.read.assemble import PieceChoice, TileChoice, self_correct
+from vision.read.assemble import PieceChoice, TileChoice, cells_text, self_correct
 from vision.read.load import Photo
 from vision.read.pieces import read_pieces
 from vision.read.reading import DecorationReading, Reading, ReadWarning, TileReading
@@ -82,10 +82,10 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     )
     lap("rules")
     top = top_levels(garden)
-    unseen = out_of_sight_warning(pieces.unseen, top)
-    if unseen is not None:
+    sight_warning = out_of_sight_warning(pieces.unseen, top)
+    if sight_warning is not None:
         # a doubt: of the 400 development photos, 16 of the 52 so warned were read wrongly, 27 of 348 others
-        warnings.append(unseen)
+        warnings.append(sight_warning)
         doubts += 1
     full = cam.with_size(*photo.original_size)
     scale = full.width / cam.width
@@ -175,11 +175,10 @@ def out_of_sight_warning(
     cells = tuple(cell for cell, level in unseen if top[cell[0]][cell[1]] == level)
     if not cells:
         return None
-    where = ", ".join(f"({r}, {c})" for r, c in cells)
     return ReadWarning(
         "out-of-sight",
-        f"seen from above but hidden from the camera behind taller stacks: {where} (a piece standing "
-        "there is not read; a photo from higher up shows it)",
+        f"seen from above but hidden from the camera behind taller stacks: {cells_text(cells)} (a piece "
+        "standing there is not read; a photo from higher up shows it)",
         cells,
     )
 
