@@ -15,6 +15,7 @@ from scoring.generate import generate_garden
 from scoring.rules import check
 from vision.camera import Camera
 from vision.profile import REFERENCE, VARIANT, chroma
+from vision.read import tilefit, tiles
 from vision.read.decorations import (
     Candidate,
     PlacedTile,
@@ -22,6 +23,7 @@ from vision.read.decorations import (
     Surfaces,
     candidates,
     cream_gain,
+    decisions,
     palette,
     piece_hull,
     piece_parts,
@@ -34,6 +36,7 @@ from vision.read.pipeline import out_of_sight_warning
 from vision.read.reading import Reading, ReadWarning, TileReading, read_photo
 from vision.read.symbols import UNREAD
 from vision.read.tiles import TileFind, implied_by_pieces, overlaps
+from vision.read.views import tile_gain
 from vision.render.photo import render_photo, save_photo
 
 GARDEN = Garden(
@@ -307,6 +310,54 @@ def test_a_statue_on_the_one_field_in_sight_of_a_tile_not_read_implies_the_tile(
     finds = [TileFind(t.row, t.col, t.level, 0.0, {}, 20, t.placement) for t in without]
     implied = implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
     assert hidden in {(t.row, t.col, t.level) for t in implied}
+
+
+def test_stairs_whose_foot_shows_its_tile_lines_are_judged_as_on_a_tile_read(monkeypatch) -> None:
+    """A generated garden (seed 82) whose level-1 tile on block (2, 2) shows only the field under the foot
+    of stairs, the rest under level-2 tiles: left out of the tiles read, its lines round the stairs on
+    the level-1 plane are found (:func:`tiles.glimpsed`); the stairs, however unsure (here every piece
+    on a tile not read is asked to look surer than it can), are read on the ordinary threshold there,
+    and imply the tile on the block its lines fitted."""
+    garden = generate_garden(82)
+    hidden, foot = (2, 2, 1), ((3, 3), 1)
+    assert ("stairs", ((3, 3), (2, 3)), (1, 2)) in {(d.kind, d.cells, d.levels) for d in garden.decorations}
+    photo = render_photo(garden, 7, size=(1200, 900), height_mm=430, tilt_deg=10)
+    cam = Camera.from_dict(photo.truth["camera"])
+    without = [t for t in truth_tiles(photo.truth, REFERENCE) if (t.row, t.col, t.level) != hidden]
+    finds = [TileFind(t.row, t.col, t.level, 0.0, {}, 20, t.placement) for t in without]
+    edges = tilefit.normalise_green(
+        tilefit.edge_image(photo.image, tile_gain(photo.image, cam, REFERENCE)), cam, REFERENCE
+    )
+    glimpsed = tiles.glimpsed(edges, cam, REFERENCE, finds)
+    assert glimpsed == {foot: (2, 2)}
+    monkeypatch.setattr(decisions, "UNREAD_MIN", {"stairs": 1.01})
+    monkeypatch.setattr(decisions, "ON_HIDDEN_MIN", 1.01)
+
+    def stairs(glimpses: dict) -> set:
+        pieces = read_pieces(photo.image, cam, without, REFERENCE, glimpsed=glimpses)
+        return {(d.cells, d.levels) for d in pieces.decorations if d.kind == "stairs"}
+
+    assert (((3, 3), (2, 3)), (1, 2)) not in stairs({})
+    assert (((3, 3), (2, 3)), (1, 2)) in stairs(glimpsed)
+    implied = implied_by_pieces(finds, [foot], glimpsed)
+    assert [(t.row, t.col, t.level) for t in implied] == [hidden]
+
+
+def test_the_tile_implied_goes_on_the_block_its_lines_showed() -> None:
+    """Three blocks leave the field (3, 2) alone in sight, the rest of each under higher tiles; the one
+    whose lines were seen round the piece (``glimpses``) takes the tile."""
+    finds = [
+        TileFind(1, 1, 2, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (1, 1), (1, 2), (2, 1), (2, 2)
+        TileFind(3, 0, 2, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (3, 0), (3, 1), (4, 0), (4, 1)
+        TileFind(3, 3, 2, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (3, 3), (3, 4), (4, 3), (4, 4)
+        TileFind(4, 1, 3, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (4, 1), (4, 2), (5, 1), (5, 2)
+    ]
+    foot = ((3, 2), 1)
+    (default,) = implied_by_pieces(finds, [foot])
+    for block in {(2, 1), (3, 1), (3, 2)} - {(default.row, default.col)}:
+        assert [(t.row, t.col, t.level) for t in implied_by_pieces(finds, [foot], {foot: block})] == [
+            (*block, 1)
+        ]
 
 
 def test_the_tile_implied_goes_where_higher_tiles_hide_the_rest_of_it() -> None:

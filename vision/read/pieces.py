@@ -3,13 +3,13 @@ in the shapes of ``babylon-garden/1``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from scoring.garden import Decoration
+from scoring.garden import Cell, Decoration
 from vision.camera import Camera
 from vision.profile import Profile
 from vision.read.decorations import DecorationFind, PlacedTile, Surfaces, TileLike, read_decorations
@@ -48,12 +48,14 @@ def read_pieces(
     profile: Profile,
     gain_srgb: np.ndarray | None = None,
     print_gain_srgb: np.ndarray | None = None,
+    glimpsed: Collection[tuple[Cell, int]] = (),
 ) -> PiecesReading:
     """Decorations and symbols from the working image, its camera and the tiles read. The fields'
     symbols are read first: where the photo leaves a piece's direction open (which way stairs climb),
     the symbols printed where it stands decide (spec 1.3). ``gain_srgb`` is the board's white balance
     (:func:`~vision.read.views.board_gain`), ``print_gain_srgb`` the one the tiles' print is read with
-    (:func:`~vision.read.views.tile_gain`); each is computed when not given."""
+    (:func:`~vision.read.views.tile_gain`); each is computed when not given. ``glimpsed``: fields of
+    tiles not read whose lines show round a piece (:func:`vision.read.tiles.glimpsed`)."""
     if gain_srgb is None:
         gain_srgb = board_gain(image_bgr, cam, profile)
     if print_gain_srgb is None:
@@ -61,7 +63,7 @@ def read_pieces(
     # the green of a blank field against a plaque's cream: an over-exposed board's gain turns it grey
     reads = read_fields(image_bgr, cam, tiles, profile, print_gain_srgb)
     symbols = {key: (r.symbol, r.score) for key, r in reads.items()}
-    finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols)
+    finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols, glimpsed)
     grids = symbol_grids(tiles, reads, finds)
     taken = {f for d in finds for f in d.fields}
     unseen = [f for f in out_of_sight(cam, Surfaces(tiles, profile)) if f not in taken]

@@ -53,8 +53,9 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     lab = band_lab(img, cam, profile, finds, tile_gain)
     read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("flowers")
-    pieces = read_pieces(img, cam, finds, profile, gain, tile_gain)
-    implied = tiles.implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields])
+    glimpsed = tiles.glimpsed(edge_img, cam, printed, finds)
+    pieces = read_pieces(img, cam, finds, profile, gain, tile_gain, glimpsed)
+    implied = tiles.implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields], glimpsed)
     if implied:
         finds = finds + implied
         lab = band_lab(img, cam, profile, finds, tile_gain)

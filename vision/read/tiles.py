@@ -26,13 +26,15 @@ plane the parallax moves and scales them by millimetres, which the sub-pixel edg
    (a view nearly straight down), and reads the levels again with it.
 
 A low tile whose one field in sight holds a piece is not read here; the decorations stage finds the
-piece, and the piece implies the tile (:func:`implied_by_pieces`).
+piece, and the piece implies the tile (:func:`implied_by_pieces`). The few lines such a field shows
+round the piece, where its level's plane puts them, are measured here (:func:`glimpsed`): they back
+the piece, and tell which block the tile is on.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -739,13 +741,69 @@ def top_of(finds: list[TileFind]) -> np.ndarray:
     return top
 
 
-def implied_by_pieces(finds: list[TileFind], fields: Iterable[tuple[tuple[int, int], int]]) -> list[TileFind]:
+GLIMPSE_LINES = 3  #: line points of a tile's one field in sight (of 8) fitted within INLIER_PX ...
+GLIMPSE_COST = 0.7  #: ... by a fit this close (mean truncated squared residual, px^2)
+
+
+def glimpsed(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[TileFind]
+) -> dict[tuple[tuple[int, int], int], tuple[int, int]]:
+    """Fields of tiles not read that show their own lines round a piece: a block on level k with three
+    cells under higher tiles read and the fourth in sight from above (no tile read over it, none read
+    whole under it), fitted on that level past everything the tiles read hide or explain. A piece on
+    such a field (the foot of stairs, a fountain's half) hides most of its green and lines, so the
+    tile is not read on them; the few lines left round the piece, on the plane of that level, are
+    the tile's, and they back the piece that implies it (the decorations stage). Returns, for each
+    such (cell, level), the block whose fit put the most of that field's line points (at least
+    :data:`GLIMPSE_LINES`) on its lines, the closest fit of those."""
+    top = top_of(finds)
+    whole = {cell for f in finds if f.whole for cell in f.cells}
+    todo: list[tuple[int, int, int]] = []
+    seen: list[tuple[int, int]] = []
+    for k in range(1, TOP_LEVEL):
+        for r in range(BLOCKS):
+            for c in range(BLOCKS):
+                cells = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+                open_ = [x for x in cells if top[x] <= k]
+                if len(open_) != 1 or top[open_[0]] == k or open_[0] in whole:
+                    continue
+                if any(_excludes(f, r, c, k) for f in finds):
+                    continue
+                todo.append((r, c, k))
+                seen.append(open_[0])
+    if not todo:
+        return {}
+    lines = np.zeros(img.shape, bool)
+    for f in finds:
+        lines |= owned_lines(cam, profile, f.row, f.col, f.level, f.placement, img.shape).astype(bool)
+    masks = {k: lines | _covered_above(cam, profile, finds, k, img.shape).astype(bool) for _, _, k in todo}
+    fits = tilefit.fit_levels(img, cam, profile, todo, [masks[k] for _, _, k in todo])
+    points = np.array([e.point for e in tilefit.tile_edges(profile)], float)
+    best: dict[tuple[tuple[int, int], int], tuple[int, float, tuple[int, int]]] = {}
+    for (r, c, k), cell, fit in zip(todo, seen, fits, strict=True):
+        if fit is None or fit.cost > GLIMPSE_COST:
+            continue
+        pts = points[fit.edges]
+        on_field = ((pts[:, 0] > 0) == (cell[1] > c)) & ((pts[:, 1] > 0) == (cell[0] > r))
+        n = int(np.sum(on_field & (np.abs(fit.residuals) < tilefit.INLIER_PX)))
+        if n >= GLIMPSE_LINES and (n, -fit.cost) > best.get((cell, k), (0, 0.0, (r, c)))[:2]:
+            best[(cell, k)] = (n, -fit.cost, (r, c))
+    return {key: block for key, (_, _, block) in best.items()}
+
+
+def implied_by_pieces(
+    finds: list[TileFind],
+    fields: Iterable[tuple[tuple[int, int], int]],
+    glimpses: Mapping[tuple[tuple[int, int], int], tuple[int, int]] | None = None,
+) -> list[TileFind]:
     """The tiles that pieces found on ``fields`` ((cell, level) each) stand on where no tile was read,
     the cell in sight from above (a low tile whose one field in sight holds a fountain's half or the
-    foot of stairs shows too little of its own lines to be read). Each goes on the block that holds the
-    cell and the most other fields of ``fields`` on its level (the feet of two stairs side by side
-    stand on one tile), then leaves the most of the tile under higher tiles read, as the rules allow
-    beside those read (a tile read on its edges would have shown any other field in sight)."""
+    foot of stairs shows too little of its own lines to be read). Each goes on the block whose lines
+    showed round the piece (``glimpses``, :func:`glimpsed`), else on the block that holds the cell and
+    the most other fields of ``fields`` on its level (the feet of two stairs side by side stand on one
+    tile), then leaves the most of the tile under higher tiles read, as the rules allow beside those
+    read (a tile read on its edges would have shown any other field in sight)."""
+    glimpses = glimpses or {}
     top = top_of(finds)
     out: list[TileFind] = []
     wanted = set(fields)
@@ -761,10 +819,11 @@ def implied_by_pieces(finds: list[TileFind], fields: Iterable[tuple[tuple[int, i
                     continue
                 cells = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
                 shared = sum((x, level) in wanted for x in cells)
-                options.append((shared, sum(int(top[x] > level) for x in cells), (r, c)))
+                lines = glimpses.get((cell, level)) == (r, c)
+                options.append((lines, shared, sum(int(top[x] > level) for x in cells), (r, c)))
         if not options:
             continue
-        _, hidden, (r, c) = max(options)
+        _, _, hidden, (r, c) = max(options)
         log.debug("tile %s level %d implied by a piece on %s (%d fields hidden)", (r, c), level, cell, hidden)
         out.append(TileFind(r, c, level, 0.0, {level: 0.0}, 0, (0.0, 0.0, 0.0), inferred=True))
     return out

@@ -9,8 +9,10 @@ may also stand, with its other field, on a tile hidden under higher ones (none r
 tile over the cell); such a candidate must look surer to be taken (stairs whose foot stands there, the
 higher tile hiding the field round it, by their treads' stone alone). A fountain or stairs may also stand
 with one field on a tile in sight from above but not read (the tile reader misses a low tile whose one
-field in sight holds the piece): taken only surer still, where that field shows garden green round the
-piece, and never over a piece read lower on that cell; it implies the tile
+field in sight holds the piece): taken only surer still (unless the tile's own lines show round the
+piece on that level, :func:`vision.read.tiles.glimpsed`, which makes the field as good as read), where
+that field shows garden green round the piece, and never over a piece read lower on that cell; it
+implies the tile
 (:func:`vision.read.tiles.implied_by_pieces`). Each candidate is then tested
 with the piece's own 3-D shape from the profile: points *inside* the solid (the axis of a statue,
 the water of a fountain's basin, the middle of a bridge's deck, the treads of the stairs, the dome

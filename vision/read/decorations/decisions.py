@@ -4,7 +4,7 @@ kinds claim their fields, the piece networks' second opinion, and the rules that
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -110,6 +110,9 @@ UNREAD_GREEN = 3
 #: ... and stairs look surer than on a tile hidden (the wrong ones over green scored 0.87-0.93, the
 #: right ones 0.93-1)
 UNREAD_MIN = {"stairs": 0.95}
+#: ... unless the tile's own lines show round the piece on that field's level (``glimpsed``): then the
+#: piece is judged as on a tile read (on the development photos, the stairs whose foot stood on such a
+#: field scored 0.46-0.87; what else stood so, 0.36 and 0.8, was other ways up from the same feet)
 MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged ...
 #: ... but stairs or a fountain with a field under a belvedere read above it, that look surely themselves
 #: (this or more) on what little the photo shows: a piece on that field is what kept a pillar off it
@@ -304,12 +307,15 @@ def read_decorations(
     profile: Profile,
     gain_srgb: np.ndarray | None = None,
     field_symbols: dict[tuple[Cell, int], tuple[str | None, float]] | None = None,
+    glimpsed: Collection[tuple[Cell, int]] = (),
 ) -> list[DecorationFind]:
     """Every decoration standing on the tiles read (see the module's docstring). ``cam`` is the camera
     of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given);
     ``field_symbols`` the symbols read on the fields, with how clearly (0..1;
     :func:`vision.read.symbols.read_fields`), when known: stairs are put on fields of their symbol (spec
-    1.3), and the field they climb to, which they leave free, shows it."""
+    1.3), and the field they climb to, which they leave free, shows it. ``glimpsed``: fields of tiles
+    not read whose lines show round a piece (:func:`vision.read.tiles.glimpsed`); a piece there is
+    judged as on a tile read."""
     if gain_srgb is None:
         from vision.read.views import board_gain
 
@@ -394,15 +400,21 @@ def read_decorations(
 
     def sure_enough_half_hidden(ev: Evidence) -> bool:
         """Whether ``ev``'s piece, with a field on a tile not read, looks enough itself to imply that
-        tile: surely (:data:`ON_HIDDEN_MIN`); or a fountain or bridge well in sight under a belvedere
-        read above it (:data:`BELOW_BELVEDERE_SEEN`); or stairs up to their symbol
-        (:data:`HIDDEN_SIGNED`)."""
+        tile: surely (:data:`ON_HIDDEN_MIN`), or on fields whose tile's lines show round it
+        (``glimpsed``); or a fountain or bridge well in sight under a belvedere read above it
+        (:data:`BELOW_BELVEDERE_SEEN`); or stairs up to their symbol (:data:`HIDDEN_SIGNED`)."""
         c = ev.candidate
-        if ev.score >= ON_HIDDEN_MIN:
+        if ev.score >= ON_HIDDEN_MIN or on_glimpsed(ev):
             return True
         if c.kind in BELOW_BELVEDERE_SEEN and ev.visible >= BELOW_BELVEDERE_SEEN[c.kind]:
             return below_belvedere(c)
         return c.kind == "stairs" and ev.score >= HIDDEN_SIGNED and climbs_to_sign(c)
+
+    def on_glimpsed(ev: Evidence) -> bool:
+        """Whether ``ev``'s piece stands on tiles read but for fields whose own lines show round it
+        (``glimpsed``)."""
+        unread = [f for f in ev.candidate.fields if surf.unread(*f)]
+        return bool(unread) and set(unread) <= set(glimpsed)
 
     #: the pieces found that imply a tile not read, with the cells of those tiles
     implying: dict[int, list[tuple[Cell, int]]] = {}
@@ -449,7 +461,7 @@ def read_decorations(
                         continue
                 unread = [f for f in c.fields if surf.unread(*f)]
                 if unread:
-                    if ev.score < UNREAD_MIN.get(kind, ON_HIDDEN_MIN) or any(
+                    if (ev.score < UNREAD_MIN.get(kind, ON_HIDDEN_MIN) and not on_glimpsed(ev)) or any(
                         scorer.green_seen(f) < UNREAD_GREEN for f in unread
                     ):
                         continue
