@@ -776,19 +776,21 @@ def glimpsed(
     lines = np.zeros(img.shape, bool)
     for f in finds:
         lines |= owned_lines(cam, profile, f.row, f.col, f.level, f.placement, img.shape).astype(bool)
-    masks = {k: lines | _covered_above(cam, profile, finds, k, img.shape).astype(bool) for _, _, k in todo}
+    levels = {k for _, _, k in todo}
+    masks = {k: lines | _covered_above(cam, profile, finds, k, img.shape).astype(bool) for k in levels}
     fits = tilefit.fit_levels(img, cam, profile, todo, [masks[k] for _, _, k in todo])
     points = np.array([e.point for e in tilefit.tile_edges(profile)], float)
-    best: dict[tuple[tuple[int, int], int], tuple[int, float, tuple[int, int]]] = {}
+    best: dict[tuple[tuple[int, int], int], tuple[tuple[int, float], tuple[int, int]]] = {}
     for (r, c, k), cell, fit in zip(todo, seen, fits, strict=True):
         if fit is None or fit.cost > GLIMPSE_COST:
             continue
-        pts = points[fit.edges]
+        pts = points[fit.edges]  # (tile mm: x along the columns, y along the rows)
         on_field = ((pts[:, 0] > 0) == (cell[1] > c)) & ((pts[:, 1] > 0) == (cell[0] > r))
         n = int(np.sum(on_field & (np.abs(fit.residuals) < tilefit.INLIER_PX)))
-        if n >= GLIMPSE_LINES and (n, -fit.cost) > best.get((cell, k), (0, 0.0, (r, c)))[:2]:
-            best[(cell, k)] = (n, -fit.cost, (r, c))
-    return {key: block for key, (_, _, block) in best.items()}
+        rank = (n, -fit.cost)
+        if n >= GLIMPSE_LINES and ((cell, k) not in best or rank > best[(cell, k)][0]):
+            best[(cell, k)] = (rank, (r, c))
+    return {key: block for key, (_, block) in best.items()}
 
 
 def implied_by_pieces(
