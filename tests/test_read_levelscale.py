@@ -9,6 +9,8 @@ import pytest
 from vision.camera import Camera
 from vision.profile import REFERENCE
 from vision.read import levelscale, pose, tilefit
+from vision.read.pipeline import FOCAL_EDGES, focal_better
+from vision.read.tiles import TileFind
 
 SIZE = (2000, 1500)
 
@@ -126,3 +128,24 @@ def test_many_tiles_fit_at_once_as_one_by_one():
         assert poses[i] == pytest.approx(alone, abs=1e-9)
         assert len(res[i]) == len(local) and res[i] == pytest.approx(r, abs=1e-9)
         assert abs(poses[i][0] - REFERENCE.tile_top_z(obs[i][2])) < 0.05  # the true height
+
+
+
+def _tiles(*fits: tuple[int, float]) -> list[TileFind]:
+    """Tiles read side by side with the given (edge points, fit cost)."""
+    return [TileFind(0, 2 * i, 1, cost, {1: cost}, n, (0.0, 0.0, 0.0)) for i, (n, cost) in enumerate(fits)]
+
+
+def test_another_focal_length_is_taken_for_cleaner_tiles_or_for_many_more_edges():
+    """Tiles that fit cleanly decide (cost under 0.5, 16 edges or more); where none does on either
+    focal length, only many more edge points on the tiles read do (not a few more: lengths as wrong
+    fit nearly as many)."""
+    first = _tiles((29, 0.8), (24, 0.7), (28, 1.2))  # 81 edges, none clean
+    assert focal_better(_tiles((20, 0.3)), first)  # one clean tile beats none
+    assert not focal_better(first, _tiles((20, 0.3)))
+    assert not focal_better(_tiles((20, 0.3), (30, 0.9)), _tiles((22, 0.3)))  # fewer clean edges
+    # none clean on either: a few more edges are not enough, FOCAL_EDGES times as many are
+    assert not focal_better(_tiles((29, 0.8), (24, 0.7), (28, 1.2), (10, 1.0)), first)
+    assert focal_better(_tiles((32, 1.1), (32, 1.1), (32, 1.5), (26, 1.5)), _tiles((10, 0.7)))
+    assert focal_better(_tiles((int(81 * FOCAL_EDGES) + 1, 1.0)), first)
+    assert not focal_better(_tiles((int(81 * FOCAL_EDGES) - 1, 1.0)), first)
