@@ -108,11 +108,11 @@ HIDDEN_SIGNED = 0.7
 #: taken on a bare board cell, 0-2, and wrong stairs over a lower tile's green up to 27) ...
 UNREAD_GREEN = 3
 #: ... and stairs look surer than on a tile hidden (the wrong ones over green scored 0.87-0.93, the
-#: right ones 0.93-1)
+#: right ones 0.93-1), unless the tile's own lines show round the piece on that field's level
+#: (``glimpsed``): then the piece is judged as on a tile read (on the development photos, the stairs
+#: whose foot stood on such a field scored 0.46-0.87; what else stood so, 0.36 and 0.8, was other ways up
+#: from the same feet)
 UNREAD_MIN = {"stairs": 0.95}
-#: ... unless the tile's own lines show round the piece on that field's level (``glimpsed``): then the
-#: piece is judged as on a tile read (on the development photos, the stairs whose foot stood on such a
-#: field scored 0.46-0.87; what else stood so, 0.36 and 0.8, was other ways up from the same feet)
 MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged ...
 #: ... but stairs or a fountain with a field under a belvedere read above it, that look surely themselves
 #: (this or more) on what little the photo shows: a piece on that field is what kept a pillar off it
