@@ -31,6 +31,12 @@ MAX_BYTES = 5 * 2**20  #: a garden file is a few kB; anything this big is not on
 Cell = tuple[int, int]
 
 
+def block_cells(row: int, col: int) -> tuple[Cell, Cell, Cell, Cell]:
+    """The four cells of the 2 x 2 block whose top-left cell is (row, col), row-major: top-left,
+    top-right, bottom-left, bottom-right."""
+    return ((row, col), (row, col + 1), (row + 1, col), (row + 1, col + 1))
+
+
 class GardenError(ValueError):
     """A garden file or object that is not valid `babylon-garden/1`; the message says where."""
 
@@ -59,8 +65,7 @@ class Tile(_Frozen):
     @property
     def cells(self) -> tuple[Cell, Cell, Cell, Cell]:
         """The four cells, row-major: top-left, top-right, bottom-left, bottom-right."""
-        r, c = self.row, self.col
-        return ((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
+        return block_cells(self.row, self.col)
 
     def covers(self, cell: Cell) -> bool:
         return self.row <= cell[0] <= self.row + 1 and self.col <= cell[1] <= self.col + 1

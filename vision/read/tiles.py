@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scoring.garden import GRID
+from scoring.garden import GRID, block_cells
 from vision.camera import Camera, in_image
 from vision.profile import Profile
 from vision.read import tilefit
@@ -112,7 +112,7 @@ class TileFind:
 
     @property
     def cells(self) -> tuple[tuple[int, int], ...]:
-        return tuple((self.row + dr, self.col + dc) for dr in (0, 1) for dc in (0, 1))
+        return block_cells(self.row, self.col)
 
     @property
     def whole(self) -> bool:
@@ -763,7 +763,7 @@ def glimpsed(
     for k in range(1, TOP_LEVEL):
         for r in range(BLOCKS):
             for c in range(BLOCKS):
-                cells = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+                cells = block_cells(r, c)
                 open_ = [x for x in cells if top[x] <= k]
                 if len(open_) != 1 or top[open_[0]] == k or open_[0] in whole:
                     continue
@@ -819,7 +819,7 @@ def implied_by_pieces(
                     continue
                 if any(_excludes(f, r, c, level) for f in finds + out):
                     continue
-                cells = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+                cells = block_cells(r, c)
                 shared = sum((x, level) in wanted for x in cells)
                 lines = glimpses.get((cell, level)) == (r, c)
                 options.append((lines, shared, sum(int(top[x] > level) for x in cells), (r, c)))

@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
-from scoring.garden import GRID, Cell
+from scoring.garden import GRID, Cell, block_cells
 from vision.profile import Profile
 
 KINDS = ("statue", "fountain", "bridge", "stairs", "belvedere")
@@ -49,10 +49,9 @@ class Surfaces:
         self.at: dict[tuple[Cell, int], int] = {}
         top = np.zeros((GRID, GRID), int)
         for i, t in enumerate(self.tiles):
-            for r in (t.row, t.row + 1):
-                for c in (t.col, t.col + 1):
-                    self.at.setdefault(((r, c), t.level), i)
-                    top[r, c] = max(top[r, c], t.level)
+            for r, c in block_cells(t.row, t.col):
+                self.at.setdefault(((r, c), t.level), i)
+                top[r, c] = max(top[r, c], t.level)
         self.top = top
         #: cells whose top tile read was seen whole (:attr:`vision.read.tiles.TileFind.whole`): nothing
         #: stands over them
@@ -60,7 +59,7 @@ class Surfaces:
             cell
             for t in self.tiles
             if getattr(t, "whole", False)
-            for cell in ((t.row + dr, t.col + dc) for dr in (0, 1) for dc in (0, 1))
+            for cell in block_cells(t.row, t.col)
             if top[cell] == t.level
         }
         #: fields of tiles hidden under higher ones that a piece seen may stand on: centre, turn
@@ -130,7 +129,7 @@ class Surfaces:
         out: set[tuple[Cell, int]] = set()
         for r in range(GRID - 1):
             for c in range(GRID - 1):
-                block = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+                block = block_cells(r, c)
                 for cell in block:
                     if self.top[cell]:
                         continue
