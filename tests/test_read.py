@@ -202,6 +202,35 @@ def test_outline_quads_finds_a_quadrilateral_and_skips_small_ones():
     assert all(cv2.contourArea(q.astype(np.float32)) > 0.02 * img.size for q in quads)
 
 
+def _blob_grid(
+    rows: int, cols: int, origin: tuple[float, float], pitch: float, turn_deg: float
+) -> np.ndarray:
+    """Blobs (x, y, diameter) on a square grid turned by ``turn_deg``, a hole's size for the pitch."""
+    t = np.radians(turn_deg)
+    axes = pitch * np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]])
+    mn = np.array([(m, n) for m in range(rows) for n in range(cols)], float)
+    xy = np.asarray(origin) + mn @ axes
+    return np.column_stack([xy, np.full(len(xy), pitch / 2.73)])
+
+
+def test_a_pattern_of_dots_going_on_past_eight_by_eight_is_no_lattice_of_holes():
+    """A checked cloth's dark squares make a lattice as regular as the holes, but one that goes on past
+    any 8 x 8 window: it is left out, and the board's lattice beside it is found (dev seeds 43031,
+    43071: the cloth's lattices filled every place and the board was put on the cloth)."""
+    cloth = _blob_grid(24, 30, (10.0, 10.0), 18.0, 0.0)
+    assert board_stage.fit_lattices(cloth) == []
+    board = _blob_grid(8, 8, (0.0, 0.0), 30.0, 20.0)
+    alone = board_stage.fit_lattices(board)
+    assert len(alone) == 1 and len(alone[0].points) == 64
+    # the board laid on the cloth: the cloth's dots under it hidden, the board's holes found among them
+    board[:, :2] += (250.0, 150.0)
+    hull = cv2.convexHull(board[:, :2].astype(np.float32))
+    dist = np.array([cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in cloth[:, :2]])
+    found = board_stage.fit_lattices(np.vstack([cloth[dist < -25.0], board]))
+    assert [len(lat.points) for lat in found] == [64]
+    assert np.allclose(np.sort(found[0].points, axis=0), np.sort(board[:, :2], axis=0))
+
+
 def test_the_pillar_slots_taken_for_a_lattice_place_the_board(tall):
     """Tiles over nearly every hole leave the six pillar slots as the holes seen best; the lattice fitted
     to them (its axes in any of the eight ways) places the board by the slots' own grid."""

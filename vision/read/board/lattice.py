@@ -14,6 +14,9 @@ from vision.read.board.plane import apply_h
 
 LATTICE_TOL = 0.17  #: a blob is on the lattice within this fraction of the pitch
 MIN_HOLES = 5  #: fewer lattice holes than this is no board
+#: a lattice with blobs on this many nodes of the ring just round its holes goes on past them: a
+#: pattern (a checked cloth's squares), not the board, whose 8 x 8 holes end at its plain margin
+TEXTURE_RING = 12
 
 
 @dataclass(frozen=True)
@@ -202,6 +205,19 @@ def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
     return Lattice(G, pts[inl], idx)
 
 
+def _continues(lat: Lattice, pts: np.ndarray, blobs: np.ndarray) -> np.ndarray | None:
+    """The blobs on ``lat``'s nodes anywhere, if it goes on past its holes (:data:`TEXTURE_RING`): a
+    pattern's lattice, every node of which is then no seed for another; None for a board's."""
+    q = apply_h(np.linalg.inv(lat.G), pts)
+    idx = np.round(q)
+    on = (np.max(np.abs(q - idx), axis=1) < LATTICE_TOL) & _pitch_fits(lat.G, q, blobs)
+    lo, hi = lat.index.min(axis=0), lat.index.max(axis=0)
+    ring = on & np.all((idx >= lo - 1) & (idx <= hi + 1), axis=1) & np.any((idx < lo) | (idx > hi), axis=1)
+    if len({(int(m), int(n)) for m, n in idx[ring]}) < TEXTURE_RING:
+        return None
+    return np.flatnonzero(on)
+
+
 def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6, pairs: bool = False) -> list[Lattice]:
     """The projective lattices that explain most blobs, best first (at most ``keep``, disjoint).
 
@@ -209,7 +225,8 @@ def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6, pairs: bo
     blob's size) in roughly perpendicular directions, i.e. an affine lattice near that blob; with
     ``pairs`` (for boards whose few visible holes are scattered), also a blob and one neighbour, the
     second axis guessed perpendicular at a few lengths. Each is scored by the blobs it explains
-    nearby; the best are grown into projective lattices."""
+    nearby; the best are grown into projective lattices. A lattice that goes on past its 8 x 8 holes
+    (:func:`_continues`: a checked cloth) is left out, and none is grown again from its blobs."""
     if len(blobs) < 4:
         return []
     pts, size = blobs[:, :2], blobs[:, 2]
@@ -273,6 +290,10 @@ def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6, pairs: bo
         lat = _grow(pts, hyps[c], blobs)
         tried.add(int(seeds[c]))
         if lat is None or len(lat.points) < MIN_HOLES:
+            continue
+        pattern = _continues(lat, pts, blobs)
+        if pattern is not None:
+            tried |= set(map(int, pattern))
             continue
         members = frozenset(map(int, tree.query(lat.points)[1]))
         if len(members) >= 12:  # a well-supported lattice: no need to grow it again from its members
