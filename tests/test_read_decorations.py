@@ -466,6 +466,35 @@ def test_a_doubtful_statue_where_stairs_look_sure_is_the_stairs(
         assert got == ({stairs} if read == "stairs" else {("statue", (cell,))})
 
 
+def test_stairs_up_from_a_bare_cell_do_not_doubt_a_statue(shot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stairs up to a statue's field from a cell where no tile was read, that shows no garden green
+    round it (bare board: they could not be read), do not make the statue doubtful (dev seed 43025:
+    sand read as the treads of such stairs took two statues)."""
+    import vision.read.decorations as deco
+
+    tiles = [PlacedTile(4, 4, 2)]
+    stairs = ("stairs", ((4, 3), (4, 4)))
+    statue = ("statue", ((4, 4),))
+    looks = {stairs: (1.0, 1.0), statue: (0.7, 1.0)}
+    for green, read in ((0, {statue}), (deco.decisions.UNREAD_GREEN, {stairs})):
+        monkeypatch.setattr(deco.Scorer, "green_seen", lambda self, field, n=green: n)
+        assert _read_with_looks(shot, monkeypatch, tiles, looks) == read
+
+
+@pytest.mark.parametrize(
+    ("symbol", "read"), [((None, 0.0), True), ((None, 0.8), False), (("bridge", 0.3), False)]
+)
+def test_stairs_up_to_a_plaque_whose_icon_was_not_read_may_be_read(
+    shot, monkeypatch: pytest.MonkeyPatch, symbol: tuple, read: bool
+) -> None:
+    """The field stairs climb to counts against them when read as another symbol or as blank, not when
+    its plaque showed no icon that could be read (dev seed 43186: a washed-out photo's stairs icons)."""
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(0, 2, 2)]
+    stairs = ("stairs", ((2, 2), (1, 2)))
+    got = _read_with_looks(shot, monkeypatch, tiles, {stairs: (1.0, 1.0)}, {((1, 2), 2): symbol})
+    assert (stairs in got) == read
+
+
 @pytest.mark.parametrize("belvedere", [True, False])
 def test_a_glimpse_of_a_fountain_under_a_belvedere_is_the_fountain(
     shot, monkeypatch: pytest.MonkeyPatch, belvedere: bool

@@ -89,7 +89,10 @@ STATUE_UNDER_STAIRS = 0.8
 #: look leaves over the threshold, so in effect they are not read. A round marker allows such stairs,
 #: rarely (3% of the generator's pieces), while grey stone is what so much else looks like (glare on a
 #: plaque, a pillar, a shaded path): on 120 development photos read with their true tiles, 8 of the 10
-#: stairs read wrongly climbed to another symbol's field, and none of the 108 right ones did
+#: stairs read wrongly climbed to another symbol's field, and none of the 108 right ones did. A field
+#: read as blank counts as another symbol; a plaque whose icon could not be read at all (None at 0.0: a
+#: washed-out photo) does not (of 58 such stairs on the 600 development photos of seeds 41000-43199, 2
+#: true; with this, none of the 56 others was read, and 43186 gained)
 SYMBOL_MISMATCH = 0.55
 #: stairs climbing to a field that shows the stairs' symbol are judged before those that score up to this
 #: much more: two ways up from one lower field often both look like stairs (the treads seen from above),
@@ -368,10 +371,17 @@ def read_decorations(
 
     def stairs_sure(field: tuple[Cell, int], sure: dict[str, set[tuple[Cell, int]]]) -> bool:
         """Whether stairs on ``field`` look surely themselves (see :data:`SURE`): those on its level
-        judged already, those climbing to it from a level below judged now."""
+        judged already, those climbing to it from a level below judged now, unless from a field where
+        no tile was read that shows no garden green (:data:`UNREAD_GREEN`: they could not be read)."""
         if field in sure["stairs"]:
             return True
-        below = [c for c in cands if c.kind == "stairs" and c.fields[1] == field]
+        below = [
+            c
+            for c in cands
+            if c.kind == "stairs"
+            and c.fields[1] == field
+            and not (surf.unread(*c.fields[0]) and scorer.green_seen(c.fields[0]) < UNREAD_GREEN)
+        ]
         return field in _sure(scorer.evidence(below, SHIFTS_MM))["stairs"]
 
     def climbs_to_sign(c: Candidate) -> bool:
@@ -428,7 +438,8 @@ def read_decorations(
                 if e.candidate.kind != "stairs":
                     continue
                 up = (e.candidate.cells[1], e.candidate.levels[1])
-                if up in field_symbols and field_symbols[up][0] != "stairs":
+                sym, clear = field_symbols.get(up, ("stairs", 0.0))
+                if sym != "stairs" and (sym is not None or clear > 0.0):  # (None, 0.0): no icon read
                     e.score = max(0.0, e.score - SYMBOL_MISMATCH)
         sure = _sure(at_level)
         for kind in PRIORITY:
@@ -439,7 +450,8 @@ def read_decorations(
                 evs = [
                     e
                     for e in evs
-                    if e.visible >= glimpse and e.score >= least
+                    if e.visible >= glimpse
+                    and e.score >= least
                     or not sure[small] & set(e.candidate.fields)
                     or under_belvedere(e)
                 ]
