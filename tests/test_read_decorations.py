@@ -940,6 +940,53 @@ def test_stairs_up_to_a_field_of_another_symbol_are_no_stairs(shot) -> None:
     assert ((3, 2), (4, 2)) not in read("bridge")
 
 
+def test_stairs_whose_foot_stands_on_a_tile_not_read_are_told_by_their_treads(shot) -> None:
+    """Stairs whose foot stands in sight on a tile not read cannot have their cover part judged (that
+    tile's print is not known): their treads alone tell, as for a foot under a higher tile, and the
+    evidence says so (dev seed 43156). Over a tile read one level lower, that tile's field is what the
+    cover part is judged on."""
+    from vision.read.decorations import SHIFTS_MM
+    from vision.read.decorations.decisions import UNREAD_MIN
+
+    _, cam, tiles = shot
+    _, _, grey = _stairs_painted(shot, GREY_STONE)
+    surf = Surfaces([t for t in tiles if t.level != 1 or t.col != 2], REFERENCE)
+    stairs = next(c for c in candidates(surf) if c.kind == "stairs" and c.cells == ((3, 2), (4, 2)))
+    assert stairs.hidden and surf.unread((3, 2), 1)
+    ev = Scorer(grey, cam, surf, REFERENCE, np.ones(3)).evidence([stairs], SHIFTS_MM)[0]
+    assert ev.unjudged and ev.score >= UNREAD_MIN["stairs"]
+    over = Surfaces([t for t in tiles if t.level == 1] + [PlacedTile(4, 2, 3)], REFERENCE)
+    higher = next(c for c in candidates(over) if c.levels == (2, 3) and c.cells == stairs.cells)
+    assert over.unread((3, 2), 2) and over.has((3, 2), 1)
+    assert not Scorer(grey, cam, over, REFERENCE, np.ones(3)).evidence([higher], SHIFTS_MM)[0].unjudged
+
+
+@pytest.mark.parametrize("sign", [True, False])
+def test_stairs_told_by_their_treads_alone_on_a_tile_not_read_climb_to_their_symbol(
+    shot, monkeypatch: pytest.MonkeyPatch, sign: bool
+) -> None:
+    """Stairs whose foot stands on a tile not read, judged by their treads alone, are read (and imply
+    that tile) only where the field they climb to shows their symbol (dev seed 41118: grey stone so
+    judged, climbing to a field no symbol was read on, implied a tile that is not there)."""
+    import vision.read.decorations as deco
+
+    photo, cam, _ = shot
+    stairs = ((3, 2), (4, 2))
+
+    def evidence(self, cs, shifts=()):
+        out = [deco.Evidence(c, 1.0 if c.kind == "stairs" and c.cells == stairs else 0.0, 1.0) for c in cs]
+        for e in out:
+            e.unjudged = e.score > 0
+        return out
+
+    monkeypatch.setattr(deco.Scorer, "evidence", evidence)
+    monkeypatch.setattr(deco.Scorer, "green_seen", lambda self, field: 72)
+    monkeypatch.setattr(deco.decisions, "_second_opinion", lambda *a: None)
+    symbols = {((4, 2), 2): ("stairs", 1.0)} if sign else {((4, 2), 2): (None, 0.0)}
+    found = deco.read_decorations(photo.image, cam, [PlacedTile(4, 2, 2)], REFERENCE, np.ones(3), symbols)
+    assert any(f.kind == "stairs" and f.cells == stairs for f in found) == sign
+
+
 def test_a_statue_is_judged_in_no_more_light_than_its_plaque_shows(shot, monkeypatch) -> None:
     """A haze or a flat phone look brightens the garden green far more than the near-white plaques: the
     light measured on the green ring round a statue's field then leaves its bronze too dark for bronze.

@@ -477,6 +477,12 @@ def read_decorations(
                         scorer.green_seen(f) < UNREAD_GREEN for f in unread
                     ):
                         continue
+                    # stairs judged by their treads alone on a tile not read (Scorer.foot_unread) climb to
+                    # a field showing their symbol. On the 600 development photos of seeds 41000-43199
+                    # such stairs gained 4 (41055, 43067, 43139, 43156), none lost; without the symbol,
+                    # 41118 read stairs up to a field no symbol was read on, implying a tile not there
+                    if ev.unjudged and not climbs_to_sign(c):
+                        continue
                     implying[len(found)] = unread
                 if kind == "belvedere":
                     ti = surf.at[c.fields[0]]

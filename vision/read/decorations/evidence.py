@@ -46,6 +46,7 @@ class Evidence:
     shift: tuple[float, float] = (0.0, 0.0)
     outline_px: np.ndarray | None = None
     glimpsed: bool = False  #: seen by too little to judge by colour, the network read it (:func:`_glimpsed`)
+    unjudged: bool = False  #: stairs on a tile not read judged without their cover part (see foot_unread)
 
 
 PLAQUE_RING = _ring(8.4, 9.6)  #: on a plaque, outside a statue's base (6 mm and its hand placement)
@@ -343,6 +344,13 @@ class Scorer:
         """Whether ``c`` is stairs whose foot stands under a higher tile (on a tile read or not)."""
         return c.kind == "stairs" and not self.surf.seen(*c.fields[0])
 
+    def foot_unread(self, c: Candidate) -> bool:
+        """Whether ``c`` is stairs whose foot stands in sight on a tile not read (its print unknown), over
+        no tile read one level lower (whose field would be what shows there: on development photos,
+        without this, 42077 and 43063 read stairs on a tile over the one the true stairs rose from)."""
+        (cell, level) = c.fields[0]
+        return c.kind == "stairs" and self.surf.unread(cell, level) and not self.surf.has(cell, level - 1)
+
     def evidence(
         self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
     ) -> list[Evidence]:
@@ -466,14 +474,17 @@ class Scorer:
                 score = num / den if den else 0.0
                 if caps and min(caps) >= 0:
                     score = min(score, *caps)
-                elif caps and not self.foot_hidden(c):
+                elif caps and not (self.foot_hidden(c) or self.foot_unread(c)):
                     # a cover part not judged: the colours alone count, less; but where the foot of
                     # stairs stands under a higher tile, that tile hides what the cover part tests, and
-                    # the treads alone tell (in stone's own colours, and surer: ON_HIDDEN_MIN)
+                    # the treads alone tell (in stone's own colours, and surer: ON_HIDDEN_MIN); so too
+                    # on a tile not read, whose print is not known (the decisions then ask for more)
                     score *= UNJUDGED_COVER
                 if not all(gates) or inky[j - n_parts : j].any():
                     score = 0.0
-                ev = Evidence(c, float(score), float(den / tot) if tot else 0.0, shares, sh)
+                seen = float(den / tot) if tot else 0.0
+                unjudged = bool(caps) and min(caps) < 0 and self.foot_unread(c)
+                ev = Evidence(c, float(score), seen, shares, sh, unjudged=unjudged)
                 if best is None or ev.score > best.score:
                     best = ev
             assert best is not None
