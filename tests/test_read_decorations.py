@@ -808,6 +808,26 @@ def test_overlay_crop_keeps_the_board(shot) -> None:
     assert out.shape[:2] == (y1 - y0, x1 - x0) and out.shape[1] < photo.image.shape[1]
 
 
+def test_a_fountain_whose_water_shows_no_point_of_water_is_no_fountain(shot, monkeypatch) -> None:
+    """Seen by a glimpse past a higher tile, too few of a fountain's water points are in sight to judge
+    it, and its ivory rim alone scored it: a belvedere's posts or a plaque do as well. A fountain none of
+    whose water points shows water is none (dev seeds 42024, 43072, 43107); one showing some is judged
+    by what shows."""
+    import vision.read.decorations.evidence as ev
+    from vision.profile import linear_to_srgb
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    fountain = next(c for c in candidates(surf) if c.kind == "fountain" and c.cells == ((2, 3), (2, 4)))
+    monkeypatch.setattr(ev, "MIN_PART", 10**6)  # no water part judged, as in a glimpse
+    u, v = cam.project(np.array([fountain.origin]))[0].astype(int)
+    rim = tuple(np.round(linear_to_srgb(palette(REFERENCE)["rim"]) * 255).astype(int).tolist())
+    ivory = photo.image.copy()
+    ivory[max(v - 60, 0) : v + 60, max(u - 90, 0) : u + 90] = rim
+    assert Scorer(ivory, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score == 0.0
+    assert Scorer(photo.image, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score > 0.5
+
+
 def test_water_washed_out_by_a_highlight_still_counts_as_water() -> None:
     from vision.read.decorations import Classifier, palette
 
