@@ -450,8 +450,7 @@ def read_decorations(
                 evs = [
                     e
                     for e in evs
-                    if e.visible >= glimpse
-                    and e.score >= least
+                    if e.visible >= glimpse and e.score >= least
                     or not sure[small] & set(e.candidate.fields)
                     or under_belvedere(e)
                 ]

@@ -484,8 +484,9 @@ class Scorer:
                 elif caps and not (self.foot_hidden(c) or self.foot_unread(c)):
                     # a cover part not judged: the colours alone count, less; but where the foot of
                     # stairs stands under a higher tile, that tile hides what the cover part tests, and
-                    # the treads alone tell (in stone's own colours, and surer: ON_HIDDEN_MIN); so too
-                    # on a tile not read, whose print is not known (the decisions then ask for more)
+                    # the treads alone tell (in stone's own colours, and surer: ON_HIDDEN_MIN); so too on
+                    # a tile not read, whose print is not known (there the stairs must also climb to a
+                    # field showing their symbol: Evidence.unjudged, read_decorations)
                     score *= UNJUDGED_COVER
                 if not all(gates) or inky[j - n_parts : j].any() or (least and not any(least)):
                     # (no point of a fountain's water showing water: its rim alone, in sight past a
