@@ -90,10 +90,12 @@ def hole_candidates(
     return np.column_stack([blobs[keep], score[keep]])
 
 
-def _lattice_coords(G_inv: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    q = apply_h(G_inv, pts)
-    r = np.round(q)
-    return r, np.max(np.abs(q - r), axis=1)
+def _nodes(G: np.ndarray, pts: np.ndarray, blobs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each blob under the lattice ``G`` (lattice -> pixels): its nearest node (m, n), how far it
+    lies from it (the larger coordinate, in pitches), and whether its size fits a hole there."""
+    q = apply_h(np.linalg.inv(G), pts)
+    idx = np.round(q)
+    return idx, np.max(np.abs(q - idx), axis=1), _pitch_fits(G, q, blobs)
 
 
 def _unique_inliers(pts: np.ndarray, idx: np.ndarray, err: np.ndarray, ok: np.ndarray) -> np.ndarray:
@@ -179,10 +181,8 @@ def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
     )
     for radius, tol, projective in schedule:
         for _ in range(4):  # refit until the inliers (and their lattice indices) settle
-            q = apply_h(np.linalg.inv(G), pts)
-            idx = np.round(q)
-            err = np.max(np.abs(q - idx), axis=1)
-            ok = (err < tol) & (np.max(np.abs(idx), axis=1) <= radius) & _pitch_fits(G, q, blobs)
+            idx, err, fits = _nodes(G, pts, blobs)
+            ok = (err < tol) & (np.max(np.abs(idx), axis=1) <= radius) & fits
             new = _unique_inliers(pts, idx, err, ok)
             if radius >= 8 and len(new):
                 new = new[_window(idx[new].astype(int))]
@@ -208,9 +208,8 @@ def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
 def _continues(lat: Lattice, pts: np.ndarray, blobs: np.ndarray) -> np.ndarray | None:
     """The blobs on ``lat``'s nodes anywhere, if it goes on past its holes (:data:`TEXTURE_RING`): a
     pattern's lattice, every node of which is then no seed for another; None for a board's."""
-    q = apply_h(np.linalg.inv(lat.G), pts)
-    idx = np.round(q)
-    on = (np.max(np.abs(q - idx), axis=1) < LATTICE_TOL) & _pitch_fits(lat.G, q, blobs)
+    idx, err, fits = _nodes(lat.G, pts, blobs)
+    on = (err < LATTICE_TOL) & fits
     lo, hi = lat.index.min(axis=0), lat.index.max(axis=0)
     ring = on & np.all((idx >= lo - 1) & (idx <= hi + 1), axis=1) & np.any((idx < lo) | (idx > hi), axis=1)
     if len({(int(m), int(n)) for m, n in idx[ring]}) < TEXTURE_RING:
@@ -273,10 +272,8 @@ def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6, pairs: bo
     seeds = np.array([int(tree.query(G[:2, 2])[1]) for G in hyps])
     scores = []
     for G in hyps:
-        q = apply_h(np.linalg.inv(G), pts)
-        r = np.round(q)
-        ok = (np.max(np.abs(q - r), axis=1) < LATTICE_TOL) & (np.max(np.abs(r), axis=1) <= 3)
-        scores.append(int((ok & _pitch_fits(G, q, blobs)).sum()))
+        idx, err, fits = _nodes(G, pts, blobs)
+        scores.append(int(((err < LATTICE_TOL) & (np.max(np.abs(idx), axis=1) <= 3) & fits).sum()))
     found: list[Lattice] = []
     seen: list[frozenset[int]] = []
     tried: set[int] = set()

@@ -369,19 +369,18 @@ def read_decorations(
             )
         )
 
+    def bare(f: tuple[Cell, int]) -> bool:
+        """Whether ``f`` is a field where no tile was read that shows no garden green round it
+        (:data:`UNREAD_GREEN`): no piece is read standing there."""
+        return surf.unread(*f) and scorer.green_seen(f) < UNREAD_GREEN
+
     def stairs_sure(field: tuple[Cell, int], sure: dict[str, set[tuple[Cell, int]]]) -> bool:
         """Whether stairs on ``field`` look surely themselves (see :data:`SURE`): those on its level
         judged already, those climbing to it from a level below judged now, unless from a field where
-        no tile was read that shows no garden green (:data:`UNREAD_GREEN`: they could not be read)."""
+        no tile was read that shows no garden green (:func:`bare`: they could not be read)."""
         if field in sure["stairs"]:
             return True
-        below = [
-            c
-            for c in cands
-            if c.kind == "stairs"
-            and c.fields[1] == field
-            and not (surf.unread(*c.fields[0]) and scorer.green_seen(c.fields[0]) < UNREAD_GREEN)
-        ]
+        below = [c for c in cands if c.kind == "stairs" and c.fields[1] == field and not bare(c.fields[0])]
         return field in _sure(scorer.evidence(below, SHIFTS_MM))["stairs"]
 
     def climbs_to_sign(c: Candidate) -> bool:
@@ -473,7 +472,7 @@ def read_decorations(
                 unread = [f for f in c.fields if surf.unread(*f)]
                 if unread:
                     if (ev.score < UNREAD_MIN.get(kind, ON_HIDDEN_MIN) and not on_glimpsed(ev)) or any(
-                        scorer.green_seen(f) < UNREAD_GREEN for f in unread
+                        bare(f) for f in unread
                     ):
                         continue
                     # stairs judged by their treads alone on a tile not read (Scorer.foot_unread) climb to

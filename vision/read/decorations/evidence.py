@@ -454,6 +454,8 @@ class Scorer:
         j = 0
         for c in cands:
             n_parts = len(piece_parts(self.profile, c.kind, c.run, c.rise))
+            unread_foot = self.foot_unread(c)
+            treads_tell = unread_foot or self.foot_hidden(c)  # the cover part not judged: see below
             best: Evidence | None = None
             for sh in _shifts(c, shifts):
                 num = den = tot = 0.0
@@ -481,7 +483,7 @@ class Scorer:
                 score = num / den if den else 0.0
                 if caps and min(caps) >= 0:
                     score = min(score, *caps)
-                elif caps and not (self.foot_hidden(c) or self.foot_unread(c)):
+                elif caps and not treads_tell:
                     # a cover part not judged: the colours alone count, less; but where the foot of
                     # stairs stands under a higher tile, that tile hides what the cover part tests, and
                     # the treads alone tell (in stone's own colours, and surer: ON_HIDDEN_MIN); so too on
@@ -493,7 +495,7 @@ class Scorer:
                     # higher tile, is as ivory as a belvedere's posts or a plaque; see MIN_PART)
                     score = 0.0
                 seen = float(den / tot) if tot else 0.0
-                unjudged = bool(caps) and min(caps) < 0 and self.foot_unread(c)
+                unjudged = bool(caps) and min(caps) < 0 and unread_foot
                 ev = Evidence(c, float(score), seen, shares, sh, unjudged=unjudged)
                 if best is None or ev.score > best.score:
                     best = ev
