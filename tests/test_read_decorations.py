@@ -482,6 +482,27 @@ def test_stairs_up_from_a_bare_cell_do_not_doubt_a_statue(shot, monkeypatch: pyt
 
 
 @pytest.mark.parametrize(
+    ("level", "below", "score", "read"),
+    [(1, False, 0.97, True), (1, False, 0.9, False), (2, False, 0.97, False), (2, True, 0.97, True)],
+)
+def test_a_sure_fountain_half_on_a_tile_not_read_needs_no_green_round_it(
+    shot, monkeypatch: pytest.MonkeyPatch, level: int, below: bool, score: float, read: bool
+) -> None:
+    """A fountain's basin covers the ring round its field that garden green is looked for on: a fountain
+    with a field on a tile not read is read without that green where it looks surely itself (dev seeds
+    43016, 43039: a low tile's one field in sight under the fountain), on level 1 or over a tile read a
+    level lower (dev seed 41084: glare on the bare board beside a level-4 tile implied a tile over
+    nothing read)."""
+    import vision.read.decorations as deco
+
+    monkeypatch.setattr(deco.Scorer, "green_seen", lambda self, field: 0)
+    tiles = [PlacedTile(2, 2, level)] + ([PlacedTile(2, 4, level - 1)] if below else [])
+    fountain = ("fountain", ((2, 3), (2, 4)))
+    got = _read_with_looks(shot, monkeypatch, tiles, {fountain: (score, 1.0)})
+    assert (fountain in got) == read
+
+
+@pytest.mark.parametrize(
     ("symbol", "read"), [((None, 0.0), True), ((None, 0.8), False), (("bridge", 0.3), False)]
 )
 def test_stairs_up_to_a_plaque_whose_icon_was_not_read_may_be_read(
@@ -1085,6 +1106,38 @@ def test_water_mirroring_a_light_is_all_but_white() -> None:
     # an edition with a white as cool as such glare (the variant's rim) tells no glare from it
     cool = 0.85 * white + 0.15 * chroma(palette(VARIANT)["water"])
     assert not Classifier(VARIANT).glare(cool[None], "water").any()
+
+
+def test_a_statue_paled_by_a_bright_light_keeps_its_hue_where_nothing_else_has_it() -> None:
+    """A glossy statue in a bright light pales towards white along its own hue: in the variant edition
+    (a mauve statue, no print of that hue) such a pixel shows the statue; in the reference edition the
+    bronze pales to its own plaques' cream, sand and paths, and none is taken so."""
+    from vision.read.decorations import Classifier
+
+    white = np.ones(3, np.float32)
+    paled = 0.4 * white + 0.6 * chroma(palette(VARIANT)["bronze"])
+    variant = Classifier(VARIANT)
+    assert variant.washed_alone(paled[None], "bronze").all()
+    assert not variant.washed_alone(np.array([0.9 * white, palette(VARIANT)["plaque"]]), "bronze").any()
+    reference = Classifier(REFERENCE)
+    bronze_paled = 0.4 * white + 0.6 * chroma(palette(REFERENCE)["bronze"])
+    assert reference.washed(bronze_paled[None], "bronze").all()
+    assert not reference.washed_alone(bronze_paled[None], "bronze").any()
+
+
+@pytest.mark.parametrize(("kind", "kept"), [("statue", "in sight"), ("stairs", "glimpse")])
+def test_a_statue_is_judged_where_the_hand_s_shift_leaves_it_in_sight(kind: str, kept: str) -> None:
+    """Of two shifts of a statue, one leaving a quarter of it in sight, the other a glimpse past a tile's
+    edge whose few points happen to score higher: the statue is judged where it is seen. Stairs keep
+    the surer glimpse (a glimpse under a belvedere is how they are read there)."""
+    from vision.read.decorations import evidence
+
+    cells, levels = (((2, 2), (2, 3)), (1, 2)) if kind == "stairs" else (((2, 2),), (1,))
+    c = Candidate(kind, cells, levels, (0.0, 0.0, 22.5), 0.0)
+    seen = evidence.Evidence(c, 0.8, 0.25, shift=(0.0, 0.0))
+    glimpse = evidence.Evidence(c, 1.0, 0.06, shift=(1.5, 0.0))
+    assert evidence._better(glimpse, seen) == (kept == "glimpse")
+    assert evidence._better(seen, glimpse) == (kept == "in sight")
 
 
 def _painted_at(image: np.ndarray, cam: Camera, pts: np.ndarray, lin: np.ndarray) -> np.ndarray:

@@ -115,9 +115,21 @@ class Classifier:
         """Pixels (N,) that show colour ``name`` washed out towards white (a gloss highlight, glare): their
         chromaticity lies between neutral and the colour's, in the colour's own direction, at least
         ``least`` of the way (:data:`WASH_MIN` unless told) and not past :data:`WASH_MAX`."""
-        along, perp = self._from_white(chroma(lin), name)
+        return self._washed(chroma(lin), name, least)
+
+    def _washed(self, chromas: np.ndarray, name: str, least: float = WASH_MIN) -> np.ndarray:
+        along, perp = self._from_white(chromas, name)
         t = along / float(np.linalg.norm(self.chroma[self.index[name]] - NEUTRAL))
         return (t >= least) & (t <= WASH_MAX) & (perp <= WASH_CONE * along)
+
+    def washed_alone(self, lin: np.ndarray, name: str) -> np.ndarray:
+        """:meth:`washed` (at least :data:`WASH_MIN` of the way), in an edition where no other palette
+        colour lies on that way from white to colour ``name`` (none there where one does: the reference
+        statue's bronze washes out to its own plaques' cream, sand and paths)."""
+        others = np.delete(np.arange(len(self.names)), self.index[name])
+        if self._washed(self.chroma[others], name).any():
+            return np.zeros(len(lin), bool)
+        return self._washed(chroma(lin), name)
 
     def _from_white(self, chromas: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
         """How far chromaticities (N, 3) lie from neutral along the line to colour ``name``'s, and off it."""

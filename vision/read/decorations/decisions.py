@@ -14,7 +14,7 @@ from scoring.garden import Cell, Decoration
 from vision.camera import Camera
 from vision.profile import Profile
 from vision.read import piece_model
-from vision.read.decorations.evidence import Evidence, Scorer, cream_gain
+from vision.read.decorations.evidence import MIN_SEEN, Evidence, Scorer, cream_gain
 from vision.read.decorations.parts import _to_board, piece_hull
 from vision.read.decorations.surfaces import Candidate, OnFields, Surfaces, TileLike, candidates
 
@@ -116,7 +116,17 @@ UNREAD_GREEN = 3
 #: whose foot stood on such a field scored 0.46-0.87; what else stood so, 0.36 and 0.8, was other ways up
 #: from the same feet)
 UNREAD_MIN = {"stairs": 0.95}
-MIN_VISIBLE = 0.15  #: a piece the photo shows less of than this is not judged ...
+#: a fountain with a field on a tile not read needs no garden green round that field where it scores
+#: this much: its basin (48 x 20 mm, 7 mm tall) covers the ring the green is looked for on along its
+#: axis (11-12.6 mm round the field's centre) and hides most of the rest in the photo's perspective,
+#: and its water is a colour no bare board cell shows (the green test is for stairs, grey like a
+#: cell's hole). Only where the tile it implies needs no other tile not read: on level 1, or over a
+#: tile read one level lower on that cell. On the 600 development photos of seeds 41000-43199, of the
+#: fountains with a field on a tile not read scoring this much, 7 true ones failed the green test (0-2
+#: points) and 1 wrong one (41084: a lamp's glare on the bare board beside a level-4 tile, taken for
+#: washed-out water, implying a level-4 tile over nothing read)
+UNREAD_FOUNTAIN = 0.95
+MIN_VISIBLE = MIN_SEEN  #: a piece the photo shows less of than this is not judged ...
 #: ... but stairs or a fountain with a field under a belvedere read above it, that look surely themselves
 #: (this or more) on what little the photo shows: a piece on that field is what kept a pillar off it
 #: (spec 1.1), and the tile's overhang hides all but a glimpse of the piece (nor does a glimpse of such
@@ -425,6 +435,15 @@ def read_decorations(
         unread = [f for f in ev.candidate.fields if surf.unread(*f)]
         return bool(unread) and set(unread) <= set(glimpsed)
 
+    def sure_fountain(ev: Evidence, unread: list[tuple[Cell, int]]) -> bool:
+        """Whether ``ev`` is a fountain surely itself (:data:`UNREAD_FOUNTAIN`) whose fields not read each
+        lie on level 1 or over a tile read one level lower."""
+        return (
+            ev.candidate.kind == "fountain"
+            and ev.score >= UNREAD_FOUNTAIN
+            and all(level == 1 or surf.has(cell, level - 1) for cell, level in unread)
+        )
+
     #: the pieces found that imply a tile not read, with the cells of those tiles
     implying: dict[int, list[tuple[Cell, int]]] = {}
     for level in sorted({c.level for c in cands}, reverse=True):
@@ -471,9 +490,9 @@ def read_decorations(
                         continue
                 unread = [f for f in c.fields if surf.unread(*f)]
                 if unread:
-                    if (ev.score < UNREAD_MIN.get(kind, ON_HIDDEN_MIN) and not on_glimpsed(ev)) or any(
-                        bare(f) for f in unread
-                    ):
+                    if ev.score < UNREAD_MIN.get(kind, ON_HIDDEN_MIN) and not on_glimpsed(ev):
+                        continue
+                    if any(bare(f) for f in unread) and not sure_fountain(ev, unread):
                         continue
                     # stairs judged by their treads alone on a tile not read (Scorer.foot_unread) climb to
                     # a field showing their symbol. On the 600 development photos of seeds 41000-43199

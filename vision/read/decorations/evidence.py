@@ -117,6 +117,17 @@ def _shifts(c: Candidate, shifts: Sequence[tuple[float, float]]) -> list[tuple[f
     return list(shifts)
 
 
+#: a piece the photo shows less of than this share of its points is not judged (by the decisions:
+#: :data:`~vision.read.decorations.decisions.MIN_VISIBLE`), and of the hand's shifts tried for a
+#: statue, one that leaves less of it in sight than this is kept only where none leaves more: a few
+#: points past a higher tile's edge show its colours by chance (variant development photo 720081: a
+#: statue seen by 25% of its points unshifted scored 0.8, shifted behind the tile 1.0 on 6% of them,
+#: and was not read). Not for stairs and fountains, which a glimpse under a belvedere may show
+#: (:data:`~vision.read.decorations.decisions.UNDER_BELVEDERE`): for them too on the 600 development
+#: photos of seeds 41000-43199, 2 stairs so glimpsed were lost, nothing gained
+MIN_SEEN = 0.15
+
+
 class Scorer:
     """Tests candidates against one photo, many at once (one projection and one colour lookup for all
     their points)."""
@@ -416,6 +427,8 @@ class Scorer:
             lo, hi = REL_LUM[col]
             rel = y[m] / ref
             hit[m] = self.group_of[col][k[m]] & (rel >= lo) & (rel <= hi)
+            if col == "bronze":  # a glossy statue in a bright light pales towards white
+                hit[m] |= self.classifier.washed_alone(lin[m], "bronze") & (rel >= WASH_BRIGHT)
             if col == "water":  # a highlight washes it out and brightens it: a pale, dim blue is a shadow
                 hit[m] |= self.classifier.washed(lin[m], "water") & (rel >= WASH_BRIGHT)
                 hit[m] |= self.classifier.washed(lin[m], "water", WASH_DEEP) & (rel >= lo)
@@ -497,11 +510,19 @@ class Scorer:
                 seen = float(den / tot) if tot else 0.0
                 unjudged = bool(caps) and min(caps) < 0 and unread_foot
                 ev = Evidence(c, float(score), seen, shares, sh, unjudged=unjudged)
-                if best is None or ev.score > best.score:
+                if best is None or _better(ev, best):
                     best = ev
             assert best is not None
             out.append(best)
         return out
+
+
+def _better(a: Evidence, b: Evidence) -> bool:
+    """Whether shift ``a`` of a candidate explains the photo better than ``b``: it scores more, unless
+    (for a statue) only one of them leaves :data:`MIN_SEEN` of the piece in sight."""
+    if a.candidate.kind != "statue":
+        return a.score > b.score
+    return (a.visible >= MIN_SEEN, a.score) > (b.visible >= MIN_SEEN, b.score)
 
 
 #: the plaques' cream, balanced on the board's sand, this far (chromaticity) from its own colour: the
