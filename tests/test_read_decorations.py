@@ -1125,6 +1125,18 @@ def test_a_statue_paled_by_a_bright_light_keeps_its_hue_where_nothing_else_has_i
     assert not reference.washed_alone(bronze_paled[None], "bronze").any()
 
 
+def test_a_piece_is_held_against_the_ink_only_where_an_icon_could_pass_for_it() -> None:
+    """The icons' ink can pass for a piece's colour only where the two are of one hue: the reference
+    statue's bronze and brown ink (a bold icon's middle looks like a statue's base), not its teal dome
+    (a dim photo's dome is as dark as its ink, dev 41154, yet no icon is teal); the variant's navy ink
+    lies near both its dome and its mauve statue."""
+    from vision.read.decorations import Classifier
+    from vision.read.decorations.evidence import ink_like
+
+    assert ink_like(Classifier(REFERENCE), "bronze") and not ink_like(Classifier(REFERENCE), "teal")
+    assert ink_like(Classifier(VARIANT), "bronze") and ink_like(Classifier(VARIANT), "teal")
+
+
 @pytest.mark.parametrize(("kind", "kept"), [("statue", "in sight"), ("stairs", "glimpse")])
 def test_a_statue_is_judged_where_the_hand_s_shift_leaves_it_in_sight(kind: str, kept: str) -> None:
     """Of two shifts of a statue, one leaving a quarter of it in sight, the other a glimpse past a tile's

@@ -69,6 +69,13 @@ INK_MARGIN = 0.75
 #: brightness, the dark blue icons 0.05-0.07, and the line lies at 0.12; no dome of the 200 development
 #: photos (140 reference, 60 variant) fell under it
 INKY_PART = {"statue": ("bronze", INK_MARGIN, 75, True), "belvedere": ("teal", 1.0, 50, False)}
+#: the ink's chromaticity this near a piece's colour (twice the classifier's reach,
+#: :data:`~vision.read.decorations.colours.MAX_CHROMA_DIST`: an ink pixel, dark, is a noisy colour) can
+#: pass for it. The reference statue's bronze and its brown ink are of one hue (0.04 apart); its
+#: belvedere's teal dome is far from the ink (0.63), and a dome in a dim, hazy photo is as dark against
+#: its plaque as the ink that photo shows (dev 41154: 0.19 against a line at 0.22) where no icon is
+#: teal; the variant's navy ink lies 0.10-0.20 from its dome, 0.19-0.37 from its statue
+INK_HUE = 0.4
 ICON_DISC = _disc(4.5, 0.8)  #: round a plaque's centre: the middle of its icon (a 14 mm box)
 INK_SHARE = 10  #: a plaque's ink: this percentile of the brightness of its icon's middle
 INK_FIELDS = 6  #: the photo's ink is measured on this many plaques at least (else the profile's holds)
@@ -341,11 +348,12 @@ class Scorer:
         line = {
             kind: margin * math.sqrt(ink * (2.0 ** (logy[ix[colour]] - plaque) + veil) / (1.0 + veil))
             for kind, (colour, margin, _, _) in INKY_PART.items()
+            if ink_like(self.classifier, colour)
         }
         y = lin.sum(axis=1)
         for si, ci in enumerate(owners):
             c = cands[ci]
-            if c.kind not in INKY_PART or seg_parts[si].colour != INKY_PART[c.kind][0]:
+            if c.kind not in line or seg_parts[si].colour != INKY_PART[c.kind][0]:
                 continue
             cream = self._cream[c.fields[0]][0]
             a, b = bounds[si], bounds[si + 1]
@@ -515,6 +523,14 @@ class Scorer:
             assert best is not None
             out.append(best)
         return out
+
+
+def ink_like(classifier: Classifier, colour: str) -> bool:
+    """Whether the icons' ink is near enough palette colour ``colour`` in chromaticity for an ink pixel
+    to pass for it (:data:`INK_HUE`): only then can an icon pass for that piece, and only then is the
+    piece's part held against the ink (:meth:`Scorer._inky`)."""
+    gap = classifier.chroma[classifier.index["ink"]] - classifier.chroma[classifier.index[colour]]
+    return float(np.linalg.norm(gap)) <= INK_HUE
 
 
 def _better(a: Evidence, b: Evidence) -> bool:
