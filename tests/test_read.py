@@ -460,6 +460,38 @@ def test_a_tile_read_from_the_piece_on_it_is_warned_and_lowers_the_confidence(ta
     assert not [w for w in plain.warnings if w.code == "tile-inferred"]
 
 
+@pytest.mark.parametrize("keeps_first", [True, False])
+def test_pieces_are_read_again_on_the_tiles_they_imply(keeps_first: bool) -> None:
+    """A fountain half on a low tile not read implies that tile; read again with it, a second fountain
+    from that tile to a field under a higher tile (no field of it on a tile read before) is found, and
+    the second reading is kept, with the tile. A second reading that loses a piece of the first is not
+    kept (the tile implied stays)."""
+    from vision.read.decorations import DecorationFind
+    from vision.read.pieces import PiecesReading
+    from vision.read.pipeline import pieces_and_implied_tiles
+    from vision.read.tiles import TileFind
+
+    def piece(cells: tuple) -> DecorationFind:
+        return DecorationFind("fountain", cells, (1, 1), 1.0, 1.0, (0.0, 0.0))
+
+    first = piece(((2, 3), (2, 4)))  # (2, 3) on the tile read, (2, 4) on none
+    second = piece(((3, 4), (4, 4)))  # both on tiles not read before
+    calls = []
+
+    def read(tiles_read: list) -> PiecesReading:
+        calls.append(len(tiles_read))
+        found = [first] if len(calls) == 1 else ([first, second] if keeps_first else [second])
+        return PiecesReading([f.to_decoration() for f in found], found, {})
+
+    read_before = [TileFind(2, 2, 1, 0.0, {1: 0.0}, 20, (0.0, 0.0, 0.0))]
+    pieces, finds = pieces_and_implied_tiles(read, read_before, {})
+    assert calls == [1, 2]  # read again with the tile implied
+    assert {f.cells for f in pieces.finds} == ({first.cells, second.cells} if keeps_first else {first.cells})
+    implied = [f for f in finds if f.inferred]
+    assert any((2, 4) in f.cells for f in implied)
+    assert any((4, 4) in f.cells for f in implied) == keeps_first
+
+
 def test_debug_pictures_are_written(tall, tmp_path):
     path, _ = tall
     read_photo(path, debug_dir=tmp_path / "debug")

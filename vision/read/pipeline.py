@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +17,7 @@ from vision.read import board as board_stage
 from vision.read import flowers, levelscale, pose, tilefit, tiles, views
 from vision.read.assemble import PieceChoice, TileChoice, cells_text, self_correct
 from vision.read.load import Photo
-from vision.read.pieces import read_pieces
+from vision.read.pieces import PiecesReading, read_pieces
 from vision.read.reading import DecorationReading, Reading, ReadWarning, TileReading
 
 LEVELS = range(1, 7)  #: the planes swept (the spec's gardens reach level 5)
@@ -54,10 +54,13 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("flowers")
     glimpsed = tiles.glimpsed(edge_img, cam, printed, finds)
-    pieces = read_pieces(img, cam, finds, profile, gain, tile_gain, glimpsed)
-    implied = tiles.implied_by_pieces(finds, [f for d in pieces.finds for f in d.fields], glimpsed)
-    if implied:
-        finds = finds + implied
+
+    def read(tiles_read: list[tiles.TileFind]) -> PiecesReading:
+        return read_pieces(img, cam, tiles_read, profile, gain, tile_gain, glimpsed)
+
+    pieces, with_implied = pieces_and_implied_tiles(read, finds, glimpsed)
+    if len(with_implied) > len(finds):
+        finds = with_implied
         lab = band_lab(img, cam, profile, finds, tile_gain)
     # the bands again, past the pieces now read: stairs or a bridge over a band show their own grey or
     # terracotta, not its flower
@@ -166,6 +169,31 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
 
         save_debug(debug_dir, photo, reading, profile)
     return reading
+
+
+def pieces_and_implied_tiles(
+    read: Callable[[list[tiles.TileFind]], PiecesReading],
+    finds: list[tiles.TileFind],
+    glimpsed: Mapping[tuple[tuple[int, int], int], tuple[int, int]],
+) -> tuple[PiecesReading, list[tiles.TileFind]]:
+    """The pieces ``read`` on the tiles ``finds``, and ``finds`` with the tiles those pieces imply
+    (:func:`tiles.implied_by_pieces`). Where some are implied, the pieces are read again with them: a
+    piece none of whose fields is on a tile read (a fountain from such a tile to one under a higher
+    tile) had no place to stand before. The second reading is kept only where it keeps every piece of
+    the first, and then the tiles its own pieces imply are added too."""
+    pieces = read(finds)
+    implied = tiles.implied_by_pieces(finds, _fields(pieces), glimpsed)
+    if not implied:
+        return pieces, finds
+    finds = finds + implied
+    again = read(finds)
+    if {d.to_decoration() for d in pieces.finds} <= {d.to_decoration() for d in again.finds}:
+        return again, finds + tiles.implied_by_pieces(finds, _fields(again), glimpsed)
+    return pieces, finds
+
+
+def _fields(pieces: PiecesReading) -> list[tuple[tuple[int, int], int]]:
+    return [f for d in pieces.finds for f in d.fields]
 
 
 def out_of_sight_warning(
