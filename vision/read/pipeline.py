@@ -187,7 +187,7 @@ def pieces_and_implied_tiles(
         return pieces, finds
     finds = finds + implied
     again = read(finds)
-    if {d.to_decoration() for d in pieces.finds} <= {d.to_decoration() for d in again.finds}:
+    if set(pieces.decorations) <= set(again.decorations):
         return again, finds + tiles.implied_by_pieces(finds, _fields(again), glimpsed)
     return pieces, finds
 
