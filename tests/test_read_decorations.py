@@ -466,6 +466,44 @@ def test_a_doubtful_statue_where_stairs_look_sure_is_the_stairs(
         assert got == ({stairs} if read == "stairs" else {("statue", (cell,))})
 
 
+@pytest.mark.parametrize(
+    ("colour", "network", "fountain", "read"),
+    [
+        (1.0, 0.005, False, "statue"),  # sure colours, a mild doubt: read last, with a doubt
+        (1.0, 1e-6, False, None),  # the network sure it is no statue
+        (0.8, 0.005, False, None),  # colours not sure enough to outweigh the doubt
+        (1.0, 0.005, True, "fountain"),  # another piece claims the field
+    ],
+)
+def test_a_statue_sure_by_colour_that_the_network_mildly_doubts_is_read_last(
+    shot, monkeypatch: pytest.MonkeyPatch, colour: float, network: float, fountain: bool, read: str | None
+) -> None:
+    """A statue whose bronze shows surely, that the statue network only mildly doubts (dev seeds 42179,
+    43066, 43109, 43162: level-1 statues it scored 0.0003-0.009), is read once every other piece has
+    claimed its fields, with a doubt; one it is sure of no statue, or whose colours are less sure, is
+    not, and a field another piece claims is that piece's."""
+    import vision.read.decorations as deco
+
+    photo, cam, _ = shot
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(2, 4, 1)]
+    statue = ("statue", ((2, 3),))
+    fountain_key = ("fountain", ((2, 3), (2, 4)))
+    looks = {statue: (colour, 1.0)} | ({fountain_key: (1.0, 1.0)} if fountain else {})
+
+    def evidence(self, cs, shifts=()):
+        return [deco.Evidence(c, *looks.get((c.kind, c.cells), (0.0, 1.0))) for c in cs]
+
+    def looks_of(kind, evs, *a):
+        return np.array([network if kind == "statue" else 0.5 for _ in evs])
+
+    monkeypatch.setattr(deco.Scorer, "evidence", evidence)
+    monkeypatch.setattr(deco.decisions, "_looks", looks_of)
+    found = deco.read_decorations(photo.image, cam, tiles, REFERENCE, np.ones(3))
+    assert [f.kind for f in found] == ([read] if read else [])
+    if read == "statue":
+        assert found[0].score == deco.decisions.DOUBTED_STATUE[2]
+
+
 def test_stairs_up_from_a_bare_cell_do_not_doubt_a_statue(shot, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stairs up to a statue's field from a cell where no tile was read, that shows no garden green
     round it (bare board: they could not be read), do not make the statue doubtful (dev seed 43025:
