@@ -170,6 +170,16 @@ def test_a_white_band_a_little_off_the_photos_whites_stays_white(lab) -> None:
     assert washed_bands([*WHITES, _band("white", lab)], REFERENCE) == {}
 
 
+def test_a_washed_blue_band_in_a_shade_is_told_by_how_far_it_leans() -> None:
+    """A band darker than the photo's whites may be a white in a shadow's cool tint: it is read blue
+    only where it leans past that tint (dev seed 42030's washed blue band, 29 darker than its whites and
+    23 towards the blue, moved to these whites; the shadowed white of the test above leans 18)."""
+    white = np.median([b[3] for b in WHITES], axis=0)
+    shaded_blue = tuple(white + np.array([-29.4, 5.8, -21.8]))
+    assert classify_colour(np.array(shaded_blue), REFERENCE)[0] == "white"
+    assert washed_bands([*WHITES, _band("white", shaded_blue)], REFERENCE) == {2: "blue"}
+
+
 def test_a_pink_band_paled_to_white_is_told_by_the_photos_own_whites() -> None:
     """A pink band washed out as a development photo showed one (11 towards pink from its whites, a
     little darker), moved to these whites: read white on the print's colours, pink beside the whites."""
