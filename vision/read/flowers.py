@@ -101,10 +101,10 @@ Band = tuple[str, float, int, np.ndarray]
 WHITE_SURE, WHITE_PIXELS, WHITE_BANDS = 0.85, 100, 1
 #: a band read white that stands this far (Lab chroma) from the photo's own white towards a flower
 #: printed darker than white by WASHED_SHADE or more (blue, pink), within this angle of its hue, is that
-#: flower washed out (glare, haze); measured
-#: for the blue (the first flower it was made for): on development photos the white bands stood
-#: at most 8 that way from their photo's whites, the washed blue ones 11-22; a white in a deep shadow
-#: takes a cool tint too, so a band darker than the whites by more than WASHED_SHADE ...
+#: flower washed out (glare, haze); measured for the blue (the first flower it was made for): on
+#: development photos the white bands stood at most 8 that way from their photo's whites, the washed
+#: blue ones 11-22; a white in a deep shadow takes a cool tint too, so a band darker than the whites by
+#: more than WASHED_SHADE ...
 WASHED_MIN, WASHED_ANGLE, WASHED_SHADE = 9.0, 35.0, 20.0
 #: ... leans this many times WASHED_MIN at least: past the 20 towards the blue that such shadowed whites
 #: were once measured at. On the 600 development photos of seeds 41000-43199 (5,820 bands), the 40 white
