@@ -460,6 +460,31 @@ def test_a_tile_read_from_the_piece_on_it_is_warned_and_lowers_the_confidence(ta
     assert not [w for w in plain.warnings if w.code == "tile-inferred"]
 
 
+def test_a_piece_whose_shape_is_doubted_is_warned_and_lowers_the_confidence(tall, monkeypatch):
+    """A piece read by its colours whose shape its network doubts (``DecorationFind.doubted``) stays in
+    the garden, with a ``piece-doubt`` warning on its cells, and the reading is less sure."""
+    import vision.read.pipeline as pipeline
+
+    path, _ = tall
+    plain = read_photo(path)
+    assert plain.garden.decorations, "the tall garden has pieces"
+    original = pipeline.read_pieces
+
+    def doubting(*args, **kwargs):
+        reading = original(*args, **kwargs)
+        first = dataclasses.replace(reading.finds[0], doubted=True)
+        return dataclasses.replace(reading, finds=[first, *reading.finds[1:]])
+
+    monkeypatch.setattr(pipeline, "read_pieces", doubting)
+    again = read_photo(path)
+    assert again.garden == plain.garden
+    warned = [w for w in again.warnings if w.code == "piece-doubt"]
+    assert len(warned) == 1 and warned[0].cells
+    assert any(tuple(map(tuple, d.cells)) == tuple(warned[0].cells) for d in again.garden.decorations)
+    assert again.confidence < plain.confidence
+    assert not [w for w in plain.warnings if w.code == "piece-doubt"]
+
+
 @pytest.mark.parametrize("keeps_first", [True, False])
 def test_pieces_are_read_again_on_the_tiles_they_imply(keeps_first: bool) -> None:
     """A fountain half on a low tile not read implies that tile; read again with it, a second fountain

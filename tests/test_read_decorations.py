@@ -501,7 +501,9 @@ def test_a_statue_sure_by_colour_that_the_network_mildly_doubts_is_read_last(
     found = deco.read_decorations(photo.image, cam, tiles, REFERENCE, np.ones(3))
     assert [f.kind for f in found] == ([read] if read else [])
     if read == "statue":
-        assert found[0].score == deco.decisions.DOUBTED_STATUE[2]
+        assert found[0].score == deco.decisions.DOUBTED_STATUE[2] and found[0].doubted
+    else:
+        assert not any(f.doubted for f in found)
 
 
 def test_stairs_up_from_a_bare_cell_do_not_doubt_a_statue(shot, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -133,6 +133,16 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
             )
         )
     shown = {(d.kind, tuple(map(tuple, d.cells))) for d in garden.decorations}
+    for d in pieces.finds:
+        if d.doubted and (d.kind, d.cells) in shown:
+            warnings.append(
+                ReadWarning(
+                    "piece-doubt",
+                    f"{d.kind} on {cells_text(d.cells)}: read by its colours, its shape looks doubtful",
+                    d.cells,
+                )
+            )
+            doubts += 1
     decorations = [
         DecorationReading(
             d.kind,

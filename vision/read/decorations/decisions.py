@@ -31,6 +31,7 @@ class DecorationFind(OnFields):
     centre_px: tuple[float, float]  #: in the working image
     #: (N, 2) working-image points whose convex hull holds the piece in the photo (:func:`piece_hull`)
     outline_px: np.ndarray | None = field(default=None, compare=False, repr=False)
+    doubted: bool = False  #: a statue read by its colours that its network doubts (:data:`DOUBTED_STATUE`)
 
     @property
     def confidence(self) -> float:
@@ -386,6 +387,7 @@ def read_decorations(
                 round(ev.visible, 4),
                 (float(centre[0]), float(centre[1])),
                 outline,
+                bool(ev.doubted),
             )
         )
 
