@@ -133,8 +133,9 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
             )
         )
     shown = {(d.kind, tuple(map(tuple, d.cells))) for d in garden.decorations}
-    for d in pieces.finds:
-        if d.doubted and (d.kind, d.cells) in shown:
+    kept = [d for d in pieces.finds if (d.kind, tuple(map(tuple, d.cells))) in shown]
+    for d in kept:
+        if d.doubted:
             warnings.append(
                 ReadWarning(
                     "piece-doubt",
@@ -151,8 +152,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
             d.confidence,
             (d.centre_px[0] * scale, d.centre_px[1] * scale),
         )
-        for d in pieces.finds
-        if (d.kind, tuple(map(tuple, d.cells))) in shown
+        for d in kept
     ]
     lap("assemble")
     parts = [max(r.confidence, 0.05) for r in readings] + [max(d.confidence, 0.05) for d in decorations]

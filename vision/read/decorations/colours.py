@@ -103,9 +103,13 @@ class Classifier:
         mirroring a light): within :data:`GLARE_PERP` of the line from neutral to the colour's
         chromaticity, at least :data:`GLARE_LEAN` along it. (Their brightness is judged by the caller.)
         None in an edition with another colour there (a white as cool as the glare: a variant's rim)."""
-        if self._near_white(np.delete(self.chroma, self.index[name], axis=0), name).any():
+        if self._near_white(self._others(name), name).any():
             return np.zeros(len(lin), bool)
         return self._near_white(chroma(lin), name)
+
+    def _others(self, name: str) -> np.ndarray:
+        """The chromaticities (N - 1, 3) of the palette's colours other than ``name``."""
+        return np.delete(self.chroma, self.index[name], axis=0)
 
     def _near_white(self, chromas: np.ndarray, name: str) -> np.ndarray:
         along, perp = self._from_white(chromas, name)
@@ -126,8 +130,7 @@ class Classifier:
         """:meth:`washed` (at least :data:`WASH_MIN` of the way), in an edition where no other palette
         colour lies on that way from white to colour ``name`` (none there where one does: the reference
         statue's bronze washes out to its own plaques' cream, sand and paths)."""
-        others = np.delete(np.arange(len(self.names)), self.index[name])
-        if self._washed(self.chroma[others], name).any():
+        if self._washed(self._others(name), name).any():
             return np.zeros(len(lin), bool)
         return self._washed(chroma(lin), name)
 

@@ -273,7 +273,7 @@ def _second_opinion(
             passed = e.score >= THRESHOLDS[kind]
             if (not passed and pi >= LOOKS_SURE) or (passed and pi <= not_p and e.score < below):
                 if kind == "statue" and e.score >= DOUBTED_STATUE[0] and pi > DOUBTED_STATUE[1]:
-                    e.doubted = e.score
+                    e.doubted_colour = e.score
                 e.score = float(pi)
 
 
@@ -387,7 +387,7 @@ def read_decorations(
                 round(ev.visible, 4),
                 (float(centre[0]), float(centre[1])),
                 outline,
-                bool(ev.doubted),
+                ev.doubted_colour > 0,
             )
         )
 
@@ -476,7 +476,7 @@ def read_decorations(
         doubted += [
             e
             for e in at_level
-            if e.doubted
+            if e.doubted_colour
             and not e.candidate.hidden
             and not surf.unread(*e.candidate.fields[0])
             and not stairs_sure(e.candidate.fields[0], sure)
@@ -528,7 +528,7 @@ def read_decorations(
                         continue
                     belvedere_tiles.add(ti)
                 take(ev)
-    for ev in sorted(doubted, key=lambda e: -e.doubted):
+    for ev in sorted(doubted, key=lambda e: -e.doubted_colour):
         if ev.candidate.fields[0] not in taken:
             ev.score = DOUBTED_STATUE[2]
             take(ev)

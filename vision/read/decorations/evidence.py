@@ -48,8 +48,8 @@ class Evidence:
     glimpsed: bool = False  #: seen by too little to judge by colour, the network read it (:func:`_glimpsed`)
     unjudged: bool = False  #: stairs on a tile not read judged without their cover part (see foot_unread)
     #: a statue whose colours passed surely but whose network doubted it mildly: its colour score (the
-    #: score is then the network's; :data:`vision.read.decorations.decisions.DOUBTED_STATUE`)
-    doubted: float = 0.0
+    #: score is then the network's; :data:`vision.read.decorations.decisions.DOUBTED_STATUE`), else 0
+    doubted_colour: float = 0.0
 
 
 PLAQUE_RING = _ring(8.4, 9.6)  #: on a plaque, outside a statue's base (6 mm and its hand placement)
