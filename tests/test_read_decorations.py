@@ -1165,6 +1165,44 @@ def test_a_statue_paled_by_a_bright_light_keeps_its_hue_where_nothing_else_has_i
     assert not reference.washed_alone(bronze_paled[None], "bronze").any()
 
 
+def test_a_colour_pulled_towards_the_sand_by_a_muted_photo_is_still_itself() -> None:
+    """A photo with less colour, balanced on the board's sand, shows every colour pulled towards the
+    sand's: the teal dome so faded lies nearer grey than teal. Told how far (:func:`colour_share`), the
+    classifier knows the faded palette too, and a colour in full stays itself."""
+    from vision.read.decorations import Classifier
+    from vision.read.decorations.colours import TYPICAL_GREEN, colour_share, green_lead
+
+    clf = Classifier(REFERENCE)
+    pal = chroma(np.array([palette(REFERENCE)[k] for k in ("sand", "teal", "green")]))
+    sand, teal, green = pal
+    faded = sand + 0.45 * (teal - sand)
+    teal_i = clf.index["teal"]
+    assert clf.classify(np.array([faded]))[0] != teal_i
+    clf.fade(0.45)
+    assert (clf.classify(np.array([faded, teal])) == teal_i).all()
+    assert clf.classify(np.array([sand]))[0] == clf.index["sand"]
+    # the photo's garden green tells how much colour it shows: a typical photo's, all of it
+    typical = green_lead(sand) + TYPICAL_GREEN * (green_lead(green) - green_lead(sand))
+    assert colour_share(float(typical), clf) == pytest.approx(1.0)
+    assert colour_share(float(green_lead(sand + 0.5 * (green - sand) * TYPICAL_GREEN)), clf) < 0.6
+
+
+def test_pieces_of_a_photo_with_less_colour_are_read() -> None:
+    """A camera that mutes colour (here the saturation times 0.6): the belvederes' domes, pulled towards
+    the sand's colour, were read as nothing; the photo's garden green tells how far colours faded."""
+    garden = generate_garden(33)
+    assert sum(d.kind == "belvedere" for d in garden.decorations) == 2
+    photo = render_photo(garden, 7, size=(1200, 900), height_mm=430, tilt_deg=12)
+    cam = Camera.from_dict(photo.truth["camera"])
+    hsv = cv2.cvtColor(photo.image, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] *= 0.6
+    muted = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    for image in (photo.image, muted):
+        read = read_pieces(image, cam, truth_tiles(photo.truth, REFERENCE), REFERENCE)
+        counts = evaluate_decorations(read.decorations, garden)
+        assert counts.tp["belvedere"] == 2 and counts.photos_exact == 1
+
+
 def test_a_piece_is_held_against_the_ink_only_where_an_icon_could_pass_for_it() -> None:
     """The icons' ink can pass for a piece's colour only where the two are of one hue: the reference
     statue's bronze and brown ink (a bold icon's middle looks like a statue's base), not its teal dome

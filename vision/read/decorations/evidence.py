@@ -14,6 +14,7 @@ from scoring.garden import Cell
 from vision.camera import Camera
 from vision.profile import Profile, chroma
 from vision.read.decorations.colours import (
+    FADED_FLOOR,
     GLARE_BRIGHT,
     GREEN_DOMINANCE,
     GREEN_FLOOR,
@@ -26,6 +27,7 @@ from vision.read.decorations.colours import (
     WASH_DEEP,
     Classifier,
     ColourSampler,
+    colour_share,
     green_lead,
     is_green,
     palette,
@@ -166,18 +168,24 @@ class Scorer:
             self.print_of_class[self.classifier.index[f"flower-{f}"]] = fi
         #: the fields seen from above (of the tiles read, not covered by a higher one)
         self.fields_seen = sorted(f for f in surf.at if surf.seen(*f))
-        self.lead = self.photo_lead()
+        own = self.own_green()
+        if own is not None and (share := colour_share(own, self.classifier)) < 1.0:
+            self.classifier.fade(max(share, FADED_FLOOR))
+        #: how far green must lead red and blue for a pixel to show garden green in this photo (see
+        #: :data:`GREEN_SHARE`)
+        self.lead = GREEN_DOMINANCE
+        if own is not None:
+            self.lead = float(np.clip(GREEN_SHARE * own, GREEN_FLOOR, GREEN_DOMINANCE))
 
-    def photo_lead(self) -> float:
-        """How far green must lead red and blue for a pixel to show garden green in this photo (see
-        :data:`GREEN_SHARE`): measured round every field seen from above."""
+    def own_green(self) -> float | None:
+        """How far the photo's garden green leads red and blue: the upper quartile round every field seen
+        from above (None: too few such points in sight)."""
         if not self.fields_seen:
-            return GREEN_DOMINANCE
+            return None
         lin, ok = self._ring_colours(self.fields_seen, GREEN_RING)
         if ok.sum() < MIN_GREEN:
-            return GREEN_DOMINANCE
-        own = float(np.percentile(green_lead(lin[ok]), 75))
-        return float(np.clip(GREEN_SHARE * own, GREEN_FLOOR, GREEN_DOMINANCE))
+            return None
+        return float(np.percentile(green_lead(lin[ok]), 75))
 
     def classes(self, uv: np.ndarray, lin: np.ndarray) -> np.ndarray:
         """:meth:`Classifier.classify` of the pixels at ``uv`` (whose colours are ``lin``), each pixel
@@ -257,7 +265,7 @@ class Scorer:
     def leads(self, fields: Sequence[tuple[Cell, int]]) -> np.ndarray:
         """How far green must lead for a pixel to show each field's garden green: :data:`GREEN_SHARE` of
         the lead round the field (a haze or a highlight washes out part of a photo), no more than the
-        photo's (:meth:`photo_lead`)."""
+        photo's (:attr:`lead`)."""
         self.lights(fields)
         return np.array([self._lead[f] for f in fields])
 
