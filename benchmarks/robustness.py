@@ -131,7 +131,11 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--only", action="append", choices=list(CHANGES), help="these changes (and none)")
     args = ap.parse_args()
+    if not args.folder.is_dir():
+        raise SystemExit(f"{args.folder}: not a folder")
     photos = photos_with_truth(args.folder)[: args.limit]
+    if not photos:
+        raise SystemExit(f"{args.folder}: no photo with its truth JSON beside it")
     names = ["none", *[n for n in CHANGES if n != "none" and (not args.only or n in args.only)]]
     jobs = [(n, p) for n in names for p in photos]
     exact: dict[str, dict[str, bool]] = {n: {} for n in names}
