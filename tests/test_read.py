@@ -640,6 +640,64 @@ def test_tile_gain_is_grey_where_the_sand_is_nearly_white():
     assert np.median(tilefit.edge_image(pale_green, board_gain(bright, cam, REFERENCE)).not_green) > -30
 
 
+def test_band_gain_caps_a_red_rolled_off_at_the_knee_on_the_line_of_white_balances():
+    """The flower bands keep the board's white balance where the sand's red alone is at the knee, its
+    red gain (too high: red measured too dark) capped where the blue and green gains put it; the
+    tiles' grey gain would leave the light's colour in the bands."""
+    from vision.read import views
+    from vision.read.views import band_gain, board_gain, tile_gain
+
+    cam = Camera.look_at(np.array([165.0, 135.0, 420.0]), np.array([165.0, 135.0, 0.0]),
+                         np.array([0.0, -1.0, 0.0]), 1200, 900, 60.0)
+    lit = np.full((900, 1200, 3), (140, 180, 210), np.uint8)  # the sand as printed (B, G, R)
+    assert np.array_equal(band_gain(lit, cam, REFERENCE), board_gain(lit, cam, REFERENCE))
+    warm = np.full((900, 1200, 3), (120, 200, 246), np.uint8)  # a warm light, red rolled off
+    assert 246 / 255 >= views.SAND_KNEE and 200 / 255 < views.LOCUS_SHOULDER < 235 / 255
+    board, band = board_gain(warm, cam, REFERENCE), band_gain(warm, cam, REFERENCE)
+    assert np.array_equal(band[:2], board[:2])
+    red = band[1] * np.exp(views.LOCUS_SLOPE * np.log(band[0] / band[1]) + views.LOCUS_OFFSET)
+    assert band[2] == pytest.approx(red, rel=1e-5) and band[2] < board[2] - 0.05
+    assert band[0] > band[1] > band[2]  # still a warm light's balance, unlike the tiles' grey one
+    assert np.ptp(tile_gain(warm, cam, REFERENCE)) == 0
+    bright = np.full((900, 1200, 3), (200, 235, 246), np.uint8)  # green rolling off too: grey
+    assert np.array_equal(band_gain(bright, cam, REFERENCE), tile_gain(bright, cam, REFERENCE))
+    assert np.ptp(band_gain(bright, cam, REFERENCE)) == 0
+
+
+def test_the_edge_search_takes_the_bands_gain_where_the_grey_one_leaves_no_garden_green():
+    """A warm light on a bright photo: the sand's red at the knee, so the tiles' gain is grey, and under
+    it the garden green of a tile keeps so much of the light's red that it is no green at all; under
+    the bands' gain (the white balance, red capped) it is green again, and the edge search takes it.
+    A photo whose sand is clear of the knee keeps the tiles' gain."""
+    import cv2
+
+    from vision.read import pipeline, tilefit
+    from vision.read.tiles import tile_polygon
+    from vision.read.views import band_gain, board_gain, tile_gain
+
+    cam = Camera.look_at(np.array([165.0, 135.0, 420.0]), np.array([165.0, 135.0, 0.0]),
+                         np.array([0.0, -1.0, 0.0]), 1200, 900, 60.0)
+
+    def photo(sand: tuple[int, int, int], garden: tuple[int, int, int]) -> np.ndarray:
+        img = np.full((900, 1200, 3), sand, np.uint8)
+        for row, col in ((2, 2), (4, 3)):
+            top = np.round(tile_polygon(cam, REFERENCE, row, col, 1)[:4]).astype(np.int32)
+            cv2.fillConvexPoly(img, top, garden)
+        return img
+
+    warm = photo((120, 190, 246), (60, 150, 145))
+    grey = tile_gain(warm, cam, REFERENCE)
+    assert np.ptp(grey) == 0
+    assert tilefit.garden_green(tilefit.edge_image(warm, grey), cam, REFERENCE) >= tilefit.NO_GREEN
+    gain, edges = pipeline.edge_image(warm, cam, REFERENCE)
+    assert np.array_equal(gain, band_gain(warm, cam, REFERENCE))
+    assert tilefit.garden_green(edges, cam, REFERENCE) < -20
+    plain = photo((140, 180, 210), (58, 140, 94))  # the sand and the garden as printed
+    gain, edges = pipeline.edge_image(plain, cam, REFERENCE)
+    assert np.array_equal(gain, board_gain(plain, cam, REFERENCE))
+    assert tilefit.garden_green(edges, cam, REFERENCE) < -40
+
+
 def test_tiles_fitted_together_fit_as_alone_and_a_mask_off_their_edges_keeps_them(tmp_path):
     """fit_levels searches and fits many tiles at once: each as fit_level alone would. A fit is made
     again only when a mask hides (or shows) the middle of an edge it searched (tilefit.refits)."""

@@ -45,12 +45,12 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     cam = pose.camera_from_homography(fit.H, focal.f, fit.kappa, size, fit.centre)
     lap("camera")
     gain = views.board_gain(img, cam, profile)  # the pieces' colours and the emblem
-    tile_gain = views.tile_gain(img, cam, profile)  # the tiles' print: edges and flower bands
-    edge_img = tilefit.normalise_green(tilefit.edge_image(img, tile_gain), cam, profile)
+    tile_gain, edge_img = edge_image(img, cam, profile)  # the tiles' print: edges and symbols
+    band_gain = views.band_gain(img, cam, profile)  # the tiles' flower bands
     cam, printed, finds = read_structure(edge_img, cam, fit, focal, profile, size)
     lap("tiles")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
-    lab = band_lab(img, cam, profile, finds, tile_gain)
+    lab = band_lab(img, cam, profile, finds, band_gain)
     read_flowers(lab, edge_img.not_green, cam, profile, finds)
     lap("flowers")
     glimpsed = tiles.glimpsed(edge_img, cam, printed, finds)
@@ -61,7 +61,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     pieces, with_implied = pieces_and_implied_tiles(read, finds, glimpsed)
     if len(with_implied) > len(finds):
         finds = with_implied
-        lab = band_lab(img, cam, profile, finds, tile_gain)
+        lab = band_lab(img, cam, profile, finds, band_gain)
     # the bands again, past the pieces now read: stairs or a bridge over a band show their own grey or
     # terracotta, not its flower
     outlines = [(d.level, d.outline_px) for d in pieces.finds if d.outline_px is not None]
@@ -179,6 +179,24 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
 
         save_debug(debug_dir, photo, reading, profile)
     return reading
+
+
+def edge_image(img: np.ndarray, cam: Camera, profile: Profile) -> tuple[np.ndarray, tilefit.EdgeImage]:
+    """The gain the tiles' print is balanced with, and the photo as the edge search reads it under that
+    gain (:func:`tilefit.edge_image`, :func:`tilefit.normalise_green`). The gain is
+    :func:`views.tile_gain`'s unless that one, grey at the knee, leaves the building zone without any
+    garden green (:data:`tilefit.NO_GREEN`) where the bands' gain (:func:`views.band_gain`) shows some:
+    a warm light on a bright photo keeps its colour under a grey gain, and the garden's green turns
+    grey under it (development 43034 made lighter or warmer by benchmarks/robustness.py: no tile read)."""
+    gain = views.tile_gain(img, cam, profile)
+    edges = tilefit.edge_image(img, gain)
+    if tilefit.garden_green(edges, cam, profile) >= tilefit.NO_GREEN:
+        other = views.band_gain(img, cam, profile)
+        if not np.array_equal(other, gain):
+            other_edges = tilefit.edge_image(img, other)
+            if tilefit.garden_green(other_edges, cam, profile) < tilefit.NO_GREEN:
+                gain, edges = other, other_edges
+    return gain, tilefit.normalise_green(edges, cam, profile)
 
 
 def pieces_and_implied_tiles(

@@ -106,12 +106,12 @@ SAND_KNEE = 0.94
 
 
 def tile_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
-    """The gain the tiles' print (their edges and flower bands) is balanced with: the board's
+    """The gain the tiles' print (their edges and symbols) is balanced with: the board's
     (:func:`board_gain`), or, where the sand is nearly white in a channel, a grey one of the same mean.
     An over-exposed photo rolls the sand's brightest channel off towards white: measured too dark, that
     channel's gain comes out too high, and the tiles' pale green (red and blue near its green there)
     turns grey under it. The edge search only tells the garden green from the rest, which needs no white
-    balance, and the bands are balanced on the tiles' own plaques too (:func:`print_gain`). On 48 bright
+    balance; the flower bands, which do, have their own gain (:func:`band_gain`). On 48 bright
     development photos (of 420): tiles found 86.8% -> 92.0%, flowers right 97.4% -> 97.0% of
     more tiles."""
     sand = sand_colour(image, cam, profile)
@@ -119,6 +119,37 @@ def tile_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
     if sand is not None and (sand >= SAND_KNEE).any():
         return np.full(3, gain.mean(), np.float32)
     return gain
+
+
+#: the white balances photos need lie near a line in log gains: a light warmer or cooler than the
+#: camera's setting moves red's gain and blue's against each other (a colour temperature). On 59 of 67
+#: development photos (dev5, the first 67; the other 8 had the sand's red at the knee),
+#: log(red gain / green gain) = LOCUS_SLOPE * log(blue gain / green gain) + LOCUS_OFFSET within 0.05
+#: (standard deviation; 0.14 at most); the 8 at the knee measured red's gain 0.02-0.13 above the line
+LOCUS_SLOPE, LOCUS_OFFSET = -0.655, 0.013
+#: ... which holds only while green and blue stand clear of the roll-off: below this (0..1). An
+#: over-exposed photo (development 41105, +1 EV: the sand's green at 0.939, blue 0.859) has them
+#: compressed too, and its pale blue bands read white under the cap
+LOCUS_SHOULDER = 0.9
+
+
+def band_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
+    """The gain the flower bands are balanced with: the board's (:func:`board_gain`), except where the
+    sand's red alone is at the knee (:data:`SAND_KNEE`): measured too dark there, red's gain comes out
+    too high, and it is capped at the gain the blue and green gains predict along the line of white
+    balances (:data:`LOCUS_SLOPE`); where green or blue is near the knee too (:data:`LOCUS_SHOULDER`),
+    :func:`tile_gain`'s grey one. The bands need their hue, which the tiles' grey gain leaves as the
+    light's: a photo with a strong tone curve (an S-curve pushes the sand's red to the knee) read white
+    bands yellow under it. 100 development photos with an S-curve applied (benchmarks/robustness.py):
+    bands right 864 -> 868 of 877; the 600 as taken: no band changed."""
+    sand = sand_colour(image, cam, profile)
+    gain = _gain(sand, profile)
+    if sand is None or not (sand >= SAND_KNEE).any():
+        return gain
+    if (sand[:2] >= LOCUS_SHOULDER).any():
+        return np.full(3, gain.mean(), np.float32)
+    red = gain[1] * np.exp(LOCUS_SLOPE * np.log(gain[0] / gain[1]) + LOCUS_OFFSET)
+    return np.array([gain[0], gain[1], min(gain[2], red)], np.float32)
 
 
 PLAQUE_RING_MM = (8.6, 9.4)  #: radii sampled on a plaque: outside its icon, inside its rim
