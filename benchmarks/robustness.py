@@ -1,6 +1,7 @@
 """How the reader's accuracy holds when a photo is changed the way another camera changes it.
 
-Run: python benchmarks/robustness.py DIR [--limit 100] [--jobs 2] [--only NAME ...]. Not a test.
+Run: python benchmarks/robustness.py DIR [--limit 100] [--jobs 2] [--only NAME ...] [--report FILE]
+[--against FILE]. Not a test.
 
 Every photo with its truth in DIR is read as it is and once per change below (the tone curve, the
 saturation, a white balance left warm or cool, haze, blur, resolution, noise, JPEG blocks), applied to
@@ -8,7 +9,10 @@ the loaded image; each change is one another phone, its processing or its lens c
 change, the share of photos whose total is exact and whose visible structure is right, the difference
 from the unchanged photos, and the photos it broke or mended. A change that costs much points at a
 look the reader leans on; the independent photos (another renderer of the same pieces) differ from
-this project's renders in such ways.
+this project's renders in such ways. ``--report FILE`` keeps every photo's result under every change
+(JSON: exact, structure right, what went wrong); ``--against FILE``, such a report of another reader
+(an earlier commit), adds per change its share and the photos it read right that this one does not
+(lost) and the other way round (gained), on the photos both read.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
+import json  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from concurrent.futures import ProcessPoolExecutor  # noqa: E402
 from dataclasses import replace  # noqa: E402
@@ -117,11 +122,42 @@ def _read_changed(name: str) -> Callable[[Path], object]:
     return read
 
 
-def _one(job: tuple[str, Path]) -> tuple[str, str, bool, bool]:
+#: one photo read under one change: whether its total is exact, its structure right, what went wrong
+Result = dict[str, object]
+
+
+def _one(job: tuple[str, Path]) -> tuple[str, str, Result]:
     name, path = job
     res = evaluate_photo(path, _read_changed(name))
     exact = res.board_found and res.total_read == res.total_true
-    return name, path.name, bool(exact), bool(res.structure_right)
+    wrong = res.problems or ([res.error] if res.error else [])
+    return name, path.name, {"exact": bool(exact), "structure": bool(res.structure_right), "problems": wrong}
+
+
+def _write_report(path: Path, folder: Path, results: dict[str, dict[str, Result]]) -> None:
+    """The results as JSON, written whole or not at all (a temporary file renamed over ``path``)."""
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps({"folder": str(folder), "changes": results}, indent=1))
+    tmp.replace(path)
+
+
+def _read_report(path: Path) -> dict[str, dict[str, Result]]:
+    try:
+        changes = json.loads(path.read_text())["changes"]
+    except OSError as e:
+        raise SystemExit(f"{path}: cannot be read ({e.strerror})") from None
+    except (ValueError, KeyError, TypeError):
+        changes = None
+    if not isinstance(changes, dict) or not all(
+        isinstance(v, dict) and all(isinstance(r, dict) and "exact" in r for r in v.values())
+        for v in changes.values()
+    ):
+        raise SystemExit(f"{path}: not a report of this benchmark (--report)")
+    return changes
+
+
+def _names(photos: list[str]) -> str:
+    return " ".join(Path(p).stem[-5:] for p in sorted(photos))
 
 
 def main() -> None:
@@ -130,39 +166,55 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=100, help="the first N photos (by name)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--only", action="append", choices=list(CHANGES), help="these changes (and none)")
+    ap.add_argument("--report", type=Path, help="keep every photo's result under every change (JSON)")
+    ap.add_argument("--against", type=Path, help="compare with such a report of another reader")
     args = ap.parse_args()
     if not args.folder.is_dir():
         raise SystemExit(f"{args.folder}: not a folder")
+    if args.report and not args.report.parent.is_dir():
+        raise SystemExit(f"{args.report.parent}: no such folder for the report")
+    before = _read_report(args.against) if args.against else None
     photos = photos_with_truth(args.folder)[: args.limit]
     if not photos:
         raise SystemExit(f"{args.folder}: no photo with its truth JSON beside it")
     names = ["none", *[n for n in CHANGES if n != "none" and (not args.only or n in args.only)]]
     jobs = [(n, p) for n in names for p in photos]
-    exact: dict[str, dict[str, bool]] = {n: {} for n in names}
-    structure: dict[str, dict[str, bool]] = {n: {} for n in names}
+    results: dict[str, dict[str, Result]] = {n: {} for n in names}
     with Progress() as progress, ProcessPoolExecutor(args.jobs) as pool:
         task = progress.add_task("reading", total=len(jobs))
-        for name, photo, ex, st in pool.map(_one, jobs, chunksize=2):
-            exact[name][photo], structure[name][photo] = ex, st
+        for name, photo, result in pool.map(_one, jobs, chunksize=2):
+            results[name][photo] = result
             progress.advance(task)
+    if args.report:
+        _write_report(args.report, args.folder, results)
     table = Table(title=f"{len(photos)} photos of {args.folder}")
-    for col in ("change", "total exact", "vs none", "structure right", "broke", "mended"):
-        table.add_column(col, justify="left" if col in ("change", "broke", "mended") else "right")
-    base = exact["none"]
+    columns = ["change", "total exact", "vs none", "structure right", "broke", "mended"]
+    if before is not None:
+        columns += [f"in {args.against.name}", "lost", "gained"]
+    shares = ("total exact", "vs none", "structure right")
+    for col in columns:
+        table.add_column(col, justify="right" if col in shares else "left")
+    base = {p: r["exact"] for p, r in results["none"].items()}
     for n in names:
-        e, s = exact[n], structure[n]
+        e = {p: r["exact"] for p, r in results[n].items()}
         share = 100 * sum(e.values()) / len(photos)
-        broke = sorted(p for p in e if base[p] and not e[p])
-        mended = sorted(p for p in e if e[p] and not base[p])
-        table.add_row(
+        row = [
             n,
             f"{share:.1f}%",
             f"{share - 100 * sum(base.values()) / len(photos):+.1f}",
-            f"{100 * sum(s.values()) / len(photos):.1f}%",
-            " ".join(Path(p).stem[-5:] for p in broke),
-            " ".join(Path(p).stem[-5:] for p in mended),
-        )
-    Console(width=160).print(table)
+            f"{100 * sum(bool(r['structure']) for r in results[n].values()) / len(photos):.1f}%",
+            _names([p for p in e if base[p] and not e[p]]),
+            _names([p for p in e if e[p] and not base[p]]),
+        ]
+        if before is not None:
+            old = {p: bool(r["exact"]) for p, r in before.get(n, {}).items() if p in e}
+            row += [
+                f"{100 * sum(old.values()) / len(old):.1f}% of {len(old)}" if old else "-",
+                _names([p for p in old if old[p] and not e[p]]),
+                _names([p for p in old if e[p] and not old[p]]),
+            ]
+        table.add_row(*row)
+    Console(width=200 if before is not None else 160).print(table)
 
 
 if __name__ == "__main__":
