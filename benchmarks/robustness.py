@@ -35,7 +35,8 @@ from rich.console import Console  # noqa: E402
 from rich.progress import Progress  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from vision.read.evaluate import evaluate_photo, photos_with_truth  # noqa: E402
+from scoring.files import atomic_write  # noqa: E402
+from vision.read.evaluate import changed, evaluate_photo, photos_with_truth  # noqa: E402
 from vision.read.load import load_photo  # noqa: E402
 from vision.read.reading import read_photo  # noqa: E402
 
@@ -134,13 +135,6 @@ def _one(job: tuple[str, Path]) -> tuple[str, str, Result]:
     return name, path.name, {"exact": bool(exact), "structure": bool(res.structure_right), "problems": wrong}
 
 
-def _write_report(path: Path, folder: Path, results: dict[str, dict[str, Result]]) -> None:
-    """The results as JSON, written whole or not at all (a temporary file renamed over ``path``)."""
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps({"folder": str(folder), "changes": results}, indent=1))
-    tmp.replace(path)
-
-
 def _read_report(path: Path) -> dict[str, dict[str, Result]]:
     try:
         changes = json.loads(path.read_text())["changes"]
@@ -185,8 +179,9 @@ def main() -> None:
         for name, photo, result in pool.map(_one, jobs, chunksize=2):
             results[name][photo] = result
             progress.advance(task)
-    if args.report:
-        _write_report(args.report, args.folder, results)
+    if args.report:  # written whole or not at all
+        doc = {"folder": str(args.folder), "changes": results}
+        atomic_write(args.report, json.dumps(doc, indent=1).encode())
     table = Table(title=f"{len(photos)} photos of {args.folder}")
     columns = ["change", "total exact", "vs none", "structure right", "broke", "mended"]
     if before is not None:
@@ -194,25 +189,24 @@ def main() -> None:
     shares = ("total exact", "vs none", "structure right")
     for col in columns:
         table.add_column(col, justify="right" if col in shares else "left")
-    base = {p: r["exact"] for p, r in results["none"].items()}
+    base = {p: bool(r["exact"]) for p, r in results["none"].items()}
     for n in names:
-        e = {p: r["exact"] for p, r in results[n].items()}
+        e = {p: bool(r["exact"]) for p, r in results[n].items()}
         share = 100 * sum(e.values()) / len(photos)
+        mended, broke = changed(base, e)
         row = [
             n,
             f"{share:.1f}%",
             f"{share - 100 * sum(base.values()) / len(photos):+.1f}",
             f"{100 * sum(bool(r['structure']) for r in results[n].values()) / len(photos):.1f}%",
-            _names([p for p in e if base[p] and not e[p]]),
-            _names([p for p in e if e[p] and not base[p]]),
+            _names(broke),
+            _names(mended),
         ]
         if before is not None:
             old = {p: bool(r["exact"]) for p, r in before.get(n, {}).items() if p in e}
-            row += [
-                f"{100 * sum(old.values()) / len(old):.1f}% of {len(old)}" if old else "-",
-                _names([p for p in old if old[p] and not e[p]]),
-                _names([p for p in old if e[p] and not old[p]]),
-            ]
+            gained, lost = changed(old, e)
+            share_then = f"{100 * sum(old.values()) / len(old):.1f}% of {len(old)}" if old else "-"
+            row += [share_then, _names(lost), _names(gained)]
         table.add_row(*row)
     Console(width=200 if before is not None else 160).print(table)
 

@@ -488,6 +488,8 @@ def eval_cmd(
     folder: Annotated[Path, typer.Argument(help="photos with their truth JSON beside them")],
     limit: Annotated[int, typer.Option(help="read at most this many photos (0: all)", min=0)] = 0,
     report: Annotated[Path | None, typer.Option(help="write every photo's result as JSON here")] = None,
+    against: Annotated[Path | None, typer.Option(
+        help="an earlier --report: the photos read right now and not then, and the other way round")] = None,
     profile: ProfileOption = None,
 ) -> None:
     """Measure the reader on photos with ground truth: board, tiles, levels, flowers, structure, time."""
@@ -497,6 +499,14 @@ def eval_cmd(
 
     if not folder.is_dir():
         raise fail(f"{folder}: not a folder")
+    before = None
+    if against is not None:
+        try:
+            before = ev.exact_by_photo(json.loads(against.read_text())["photos"])
+        except OSError as e:
+            raise fail(f"{against}: cannot be read ({e.strerror})") from None
+        except (ValueError, KeyError, TypeError):
+            raise fail(f"{against}: not a report of `babylon eval --report`") from None
     edition = _profile(profile)
     photos = ev.photos_with_truth(folder)
     if limit:
@@ -521,6 +531,14 @@ def eval_cmd(
         if r.problems:
             out.print(f"  {r.name}: " + "; ".join(r.problems[:6]) + (" ..." if len(r.problems) > 6 else ""),
                       highlight=False)
+    if before is not None:
+        now = ev.exact_by_photo(ev.to_json(results))
+        both = [p for p in now if p in before]
+        gained, lost = ev.changed(before, now)
+        out.print(f"[bold]Against {against}[/] ({len(both)} photos in both): total exact "
+                  f"{sum(before[p] for p in both)} -> {sum(now[p] for p in both)}", highlight=False)
+        out.print(f"  gained: {' '.join(gained) or '-'}", highlight=False)
+        out.print(f"  lost: {' '.join(lost) or '-'}", highlight=False)
     if report:
         doc = {"summary": summary, "photos": ev.to_json(results)}
         atomic_write(report, json.dumps(doc, indent=1).encode())

@@ -565,6 +565,33 @@ def test_read_and_eval_commands(tall, tmp_path):
     assert res.exit_code == 0, res.output
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["summary"]["photos"] == 1 and report["summary"]["board_found"] == 1.0
+    # against an earlier report that read the photo's total wrong: gained
+    photo = report["photos"][0]
+    assert photo["total_read"] == photo["total_true"]
+    photo["total_read"] += 1
+    (tmp_path / "then.json").write_text(json.dumps(report))
+    res = runner.invoke(app, ["eval", str(folder), "--against", str(tmp_path / "then.json")])
+    assert res.exit_code == 0, res.output
+    assert "total exact 0 -> 1" in res.output and "gained: a.png" in res.output and "lost: -" in res.output
+    (tmp_path / "junk.json").write_text('{"photos": [{"name": "a.png"}]}')
+    res = runner.invoke(app, ["eval", str(folder), "--against", str(tmp_path / "junk.json")])
+    assert res.exit_code == 2 and "not a report" in res.output
+
+
+def test_two_reports_compared_name_the_photos_gained_and_lost():
+    from vision.read.evaluate import changed, exact_by_photo
+
+    def photo(name: str, read: int | None, found: bool = True) -> dict:
+        return {"name": name, "board_found": found, "total_read": read, "total_true": 20}
+
+    then = exact_by_photo([photo("a", 20), photo("b", 19), photo("c", 20), photo("d", None, False)])
+    now = exact_by_photo([photo("a", 21), photo("b", 20), photo("c", 20), photo("e", 20)])
+    assert then == {"a": True, "b": False, "c": True, "d": False}
+    assert changed(then, now) == (["b"], ["a"])  # gained, lost; d and e are in one report only
+    with pytest.raises(ValueError):
+        exact_by_photo([{"name": "a"}])
+    with pytest.raises(ValueError):
+        exact_by_photo([3])
 
 
 def test_late_proposals_respect_the_rules_against_tiles_accepted():

@@ -215,3 +215,21 @@ def worst(results: list[PhotoResult], n: int = 10) -> list[PhotoResult]:
 
 def to_json(results: list[PhotoResult]) -> list[dict[str, Any]]:
     return [asdict(r) for r in results]
+
+
+def exact_by_photo(photos: list[dict[str, Any]]) -> dict[str, bool]:
+    """Photo name -> whether its total was read exactly, from a report's photos (:func:`to_json`).
+    Raises ValueError for anything else."""
+    try:
+        return {
+            str(p["name"]): bool(p["board_found"] and p["total_read"] == p["total_true"]) for p in photos
+        }
+    except (KeyError, TypeError) as e:
+        raise ValueError(f"not the photos of a report ({e.__class__.__name__})") from None
+
+
+def changed(before: dict[str, bool], after: dict[str, bool]) -> tuple[list[str], list[str]]:
+    """Of the photos in both (name -> read right), those ``after`` reads right and ``before`` did not
+    (gained), and the other way round (lost), by name."""
+    both = sorted(set(before) & set(after))
+    return [p for p in both if after[p] and not before[p]], [p for p in both if before[p] and not after[p]]
