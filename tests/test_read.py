@@ -716,11 +716,11 @@ def test_the_edge_search_takes_the_bands_gain_where_the_grey_one_leaves_no_garde
     grey = tile_gain(warm, cam, REFERENCE)
     assert np.ptp(grey) == 0
     assert tilefit.garden_green(tilefit.edge_image(warm, grey), cam, REFERENCE) >= tilefit.NO_GREEN
-    gain, edges = pipeline.edge_image(warm, cam, REFERENCE)
+    gain, edges = pipeline.edge_image(warm, cam, REFERENCE, band_gain(warm, cam, REFERENCE))
     assert np.array_equal(gain, band_gain(warm, cam, REFERENCE))
     assert tilefit.garden_green(edges, cam, REFERENCE) < -20
     plain = photo((140, 180, 210), (58, 140, 94))  # the sand and the garden as printed
-    gain, edges = pipeline.edge_image(plain, cam, REFERENCE)
+    gain, edges = pipeline.edge_image(plain, cam, REFERENCE, band_gain(plain, cam, REFERENCE))
     assert np.array_equal(gain, board_gain(plain, cam, REFERENCE))
     assert tilefit.garden_green(edges, cam, REFERENCE) < -40
 

@@ -45,8 +45,8 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     cam = pose.camera_from_homography(fit.H, focal.f, fit.kappa, size, fit.centre)
     lap("camera")
     gain = views.board_gain(img, cam, profile)  # the pieces' colours and the emblem
-    tile_gain, edge_img = edge_image(img, cam, profile)  # the tiles' print: edges and symbols
     band_gain = views.band_gain(img, cam, profile)  # the tiles' flower bands
+    tile_gain, edge_img = edge_image(img, cam, profile, band_gain)  # the tiles' print: edges and symbols
     cam, printed, finds = read_structure(edge_img, cam, fit, focal, profile, size)
     lap("tiles")
     board_flower, _ = flowers.board_flower(img, cam, profile, gain)
@@ -181,21 +181,21 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     return reading
 
 
-def edge_image(img: np.ndarray, cam: Camera, profile: Profile) -> tuple[np.ndarray, tilefit.EdgeImage]:
+def edge_image(
+    img: np.ndarray, cam: Camera, profile: Profile, band_gain: np.ndarray
+) -> tuple[np.ndarray, tilefit.EdgeImage]:
     """The gain the tiles' print is balanced with, and the photo as the edge search reads it under that
     gain (:func:`tilefit.edge_image`, :func:`tilefit.normalise_green`). The gain is
     :func:`views.tile_gain`'s unless that one, grey at the knee, leaves the building zone without any
-    garden green (:data:`tilefit.NO_GREEN`) where the bands' gain (:func:`views.band_gain`) shows some:
+    garden green (:data:`tilefit.NO_GREEN`) where ``band_gain`` (:func:`views.band_gain`) shows some:
     a warm light on a bright photo keeps its colour under a grey gain, and the garden's green turns
     grey under it (development 43034 made lighter or warmer by benchmarks/robustness.py: no tile read)."""
     gain = views.tile_gain(img, cam, profile)
     edges = tilefit.edge_image(img, gain)
-    if tilefit.garden_green(edges, cam, profile) >= tilefit.NO_GREEN:
-        other = views.band_gain(img, cam, profile)
-        if not np.array_equal(other, gain):
-            other_edges = tilefit.edge_image(img, other)
-            if tilefit.garden_green(other_edges, cam, profile) < tilefit.NO_GREEN:
-                gain, edges = other, other_edges
+    if tilefit.garden_green(edges, cam, profile) >= tilefit.NO_GREEN and not np.array_equal(band_gain, gain):
+        other = tilefit.edge_image(img, band_gain)
+        if tilefit.garden_green(other, cam, profile) < tilefit.NO_GREEN:
+            gain, edges = band_gain, other
     return gain, tilefit.normalise_green(edges, cam, profile)
 
 
