@@ -610,10 +610,14 @@ def train_cmd(
     output: Annotated[Path, typer.Option("-o", "--output", help="the model file to write (.npz)")],
     seeds: Annotated[list[str] | None, typer.Option(
         "--seeds", help="render these seeds (A-B) into the folder first, keeping those there")] = None,
+    shape_only: Annotated[bool, typer.Option(
+        "--shape-only", help="learn the piece's shape alone (asked about any edition's piece)")] = False,
 ) -> None:
     """Train the network the reader asks for a second opinion on statues, stairs or fountains (needs
     the 'train' extra). The shipped ones: babylon train KIND DIR --seeds 40000-40219 --seeds 41000-41199 -o
-    vision/read/models/KIND.npz"""
+    vision/read/models/KIND.npz; the statue's shape network (asked about other editions' statues):
+    babylon train statue DIR --shape-only --seeds 41000-41199 --seeds 42000-42199 -o
+    vision/read/models/statue_shape.npz"""
     from vision.read.evaluate import photos_with_truth
     from vision.read.piece_train import train
     from vision.render.synth import synth_batch
@@ -634,7 +638,8 @@ def train_cmd(
                 raise fail(f"{folder}: no photos with their truth JSON beside them")
             task = progress.add_task("cutting patches", total=len(photos))
             model, counts = train(
-                photos, _profile(None), kind.value, progress=lambda _: progress.advance(task)
+                photos, _profile(None), kind.value, progress=lambda _: progress.advance(task),
+                shape_only=shape_only,
             )
         model.save(output)
     except (ValueError, RuntimeError) as e:

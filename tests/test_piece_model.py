@@ -117,10 +117,47 @@ def test_the_shipped_fountain_network_tells_the_fountains_from_the_other_places(
 
 def test_a_network_is_only_asked_about_the_piece_it_learned():
     """Another edition's pieces (the variant's purple resin statue, its slate stairs, its teal water)
-    are the profile's to tell, not the networks'."""
+    are the profile's to tell, not the colour networks'; its statues and fountains are asked of the
+    shape networks."""
     for kind in piece_model.KINDS:
         assert piece_model.model_for(kind, REFERENCE).kind == kind
-        assert piece_model.model_for(kind, VARIANT) is None
+        assert piece_model.model_for(kind, REFERENCE).features == "all"
+        other = piece_model.model_for(kind, VARIANT)
+        if kind in decorations.decisions.SHAPE_SURE:
+            assert (other.kind, other.features) == (kind, "shape")
+            assert decorations.decisions.own_model(kind, VARIANT) is None
+        else:
+            assert other is None
+
+
+def test_the_shipped_shape_network_tells_another_editions_statue_from_the_fields_beside_it():
+    """Trained on the reference edition's statues alone, by their shape: the variant's purple statues,
+    on plaques with other icons, look surely like statues to it, the fields beside them do not."""
+    photo = render_photo(_statue_garden(), 20_024, tilt_deg=12.0, profile=VARIANT, **PLAIN)
+    model = piece_model.model_for("statue", VARIANT)
+    cam = Camera.from_dict(photo.truth["camera"])
+    fields = [(1, 2), (5, 4)] + [(1, 1), (2, 1), (2, 2), (4, 4), (4, 5), (5, 5)]
+    patches = [piece_model.statue_patch(photo.image, cam, VARIANT, f, 1) for f in fields]
+    p = model.on_patches(patches, board_gain(photo.image, cam, VARIANT))
+    assert p[:2].min() >= decorations.decisions.SHAPE_SURE["statue"][1]
+    assert p[2:].max() < 0.5
+
+
+def test_another_editions_statue_is_raised_by_its_shape_and_none_is_lowered(monkeypatch):
+    """With the shape network, a statue whose colours show some bronze takes the network's probability
+    where that is sure (if more); one with no colour at all, or a network unsure, keeps its score, and
+    one passing its colours is not lowered however the network doubts it."""
+    fake = _Fake([0.99, 0.5, 0.001, 0.95])
+    fake.features = "shape"
+    monkeypatch.setattr(piece_model, "model_for", lambda k, profile: fake if k == "statue" else None)
+    monkeypatch.setattr(decorations.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
+    least = decorations.decisions.SHAPE_SURE["statue"][0]
+    raised, unsure, doubted, passed = (_evidence("statue", s) for s in (least + 0.1, 0.3, 0.9, 0.6))
+    colourless = _evidence("statue", least / 2)
+    decorations._second_opinion([raised, colourless, unsure, doubted, passed], None, None, VARIANT, None)
+    assert fake.asked == 4
+    assert raised.score == pytest.approx(0.99) and passed.score == pytest.approx(0.95)
+    assert (colourless.score, unsure.score, doubted.score) == (least / 2, 0.3, 0.9)
 
 
 def test_a_model_round_trips_and_a_file_that_is_not_one_is_refused(tmp_path):
@@ -130,7 +167,15 @@ def test_a_model_round_trips_and_a_file_that_is_not_one_is_refused(tmp_path):
     again = piece_model.load(path)
     x = np.random.default_rng(0).normal(size=(5, len(model.mean))).astype(np.float32)
     assert np.allclose(again.probability(x), model.probability(x), atol=1e-6)
-    assert (again.kind, again.colour) == (model.kind, model.colour)
+    assert (again.kind, again.colour, again.features) == (model.kind, model.colour, "all")
+    shape = piece_model.model_for("statue", VARIANT)
+    shape.save(tmp_path / "shape.npz")
+    assert piece_model.load(tmp_path / "shape.npz").features == "shape"
+    # a model saved before shape networks were (no "features"): gradients and colour
+    with np.load(path) as z:
+        older = {k: z[k] for k in z.files if k != "features"}
+    np.savez(tmp_path / "older.npz", **older)
+    assert piece_model.load(tmp_path / "older.npz").features == "all"
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a model")
     with pytest.raises(ValueError, match="not a piece model"):
@@ -139,7 +184,9 @@ def test_a_model_round_trips_and_a_file_that_is_not_one_is_refused(tmp_path):
     arrays |= dict(out_b=0.0, colour=np.array("#B08D57"))
     np.savez(tmp_path / "short.npz", **arrays, scale=np.ones(2), kind=np.array("statue"))
     np.savez(tmp_path / "kind.npz", **arrays, scale=np.ones(3), kind=np.array("bridge"))
-    for name in ("short.npz", "kind.npz"):
+    unknown = dict(kind=np.array("statue"), features=np.array("colourless"))
+    np.savez(tmp_path / "features.npz", **arrays, scale=np.ones(3), **unknown)
+    for name in ("short.npz", "kind.npz", "features.npz"):
         with pytest.raises(ValueError, match="do not match"):
             piece_model.load(tmp_path / name)
 
@@ -155,6 +202,8 @@ def _evidence(kind: str, score: float, visible: float = 1.0, hidden: bool = Fals
 
 
 class _Fake:
+    features = "all"
+
     def __init__(self, p: list[float]) -> None:
         self.p, self.asked = np.array(p), 0
 
@@ -211,6 +260,24 @@ def test_training_on_rendered_photos_learns_the_statue(tmp_path):
     assert counts == {"statue": 8, "other": 24}
     p = model.probability(x)
     assert p[y == 1].min() > p[y == 0].max()
+    # by the gradients alone (no colour grid): a shape network, asked about any edition's statue
+    shape, _ = piece_train.train(photos, REFERENCE, "statue", shape_only=True)
+    assert (shape.features, shape.colour) == ("shape", "")
+    xs, _ = piece_train.truth_samples(photos[0], REFERENCE, "statue", colour=False)
+    assert xs.shape == (len(y), x.shape[1] - 2 * piece_model.COLOUR_GRID**2)
+    p = shape.probability(xs)
+    assert p[y == 1].min() > p[y == 0].max()
+    # the command line writes it: `babylon train statue DIR --shape-only -o FILE`
+    from typer.testing import CliRunner
+
+    from service.cli import app
+
+    out = tmp_path / "statue_shape.npz"
+    result = CliRunner().invoke(app, ["train", "statue", str(tmp_path), "--shape-only", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    written = piece_model.load(out)
+    assert written.features == "shape"
+    assert np.allclose(written.probability(xs), shape.probability(xs), atol=1e-5)
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,10 @@ probability that the piece stands there. The weights (NumPy arrays, 0.1-0.3 MB p
 package; running a network is two matrix products.
 
 A network learns the reference edition's piece: it is asked only with a profile whose piece has the
-colour it was trained on (:func:`model_for`).
+colour it was trained on (:func:`model_for`). Another edition's piece has the same shape (the spec's
+geometry) in other colours and beside other icons: for it a network trained on the gradients alone
+(``features="shape"``, ``babylon train --shape-only``), on the same reference photos, is asked instead
+where one ships (``KIND_shape.npz``).
 """
 
 from __future__ import annotations
@@ -144,14 +147,16 @@ def fountain_patch(
     return _oriented_patch(image_bgr, cam, centre, shift, centre[2] + height, angle_deg, half, FOUNTAIN_PX)
 
 
-def patch_features(patch_bgr: np.ndarray, gain: np.ndarray) -> np.ndarray:
+def patch_features(patch_bgr: np.ndarray, gain: np.ndarray, colour: bool = True) -> np.ndarray:
     """A patch's description: the histogram of oriented gradients of its lightness (stretched to its
-    full range: the light's strength does not matter), then its white-balanced (``gain``, B G R) colour
-    (Lab a and b) averaged over a coarse grid."""
+    full range: the light's strength does not matter), then (unless not ``colour``) its white-balanced
+    (``gain``, B G R) colour (Lab a and b) averaged over a coarse grid."""
     balanced = np.clip(patch_bgr.astype(np.float32) / 255.0 * np.asarray(gain, np.float32)[:3], 0.0, 1.0)
     lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
     light = cv2.normalize(lab[..., 0], None, 0.0, 1.0, cv2.NORM_MINMAX)
     shape = hog(light, orientations=9, pixels_per_cell=(8, 8), cells_per_block=(2, 2), feature_vector=True)
+    if not colour:
+        return shape.astype(np.float32)
     ab = cv2.resize(lab[..., 1:], (COLOUR_GRID, COLOUR_GRID), interpolation=cv2.INTER_AREA) / 30.0
     return np.concatenate([shape, ab.ravel()]).astype(np.float32)
 
@@ -169,6 +174,9 @@ class PieceModel:
     out_b: float
     kind: str  #: one of :data:`KINDS`
     colour: str  #: the profile's colour of that piece it was trained on
+    #: "all": gradients and colour (:func:`patch_features`), asked about the piece of its colour only;
+    #: "shape": gradients alone, asked about any edition's piece
+    features: str = "all"
 
     def probability(self, features: np.ndarray) -> np.ndarray:
         """The probability (N,) that the piece stands on each patch described by ``features`` (N, F)."""
@@ -180,18 +188,21 @@ class PieceModel:
         """The probability (N,) for each of ``patches`` (white-balanced by ``gain``)."""
         if not patches:
             return np.zeros(0)
-        return self.probability(np.stack([patch_features(p, gain) for p in patches]))
+        colour = self.features != "shape"
+        return self.probability(np.stack([patch_features(p, gain, colour) for p in patches]))
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".part")
         arrays = {k: np.asarray(getattr(self, k), np.float32) for k in _ARRAYS}
         with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, **arrays, kind=np.array(self.kind), colour=np.array(self.colour))
+            named = {k: np.array(getattr(self, k)) for k in ("kind", "colour", "features")}
+            np.savez_compressed(fh, **arrays, **named)
         tmp.replace(path)
 
 
 _ARRAYS = ("mean", "scale", "hidden_w", "hidden_b", "out_w", "out_b")
+FEATURES = ("all", "shape")
 
 
 def load(path: Path) -> PieceModel:
@@ -200,13 +211,14 @@ def load(path: Path) -> PieceModel:
         with np.load(path, allow_pickle=False) as z:
             a = {k: z[k] for k in _ARRAYS}
             named = {"out_b": float(a["out_b"]), "kind": str(z["kind"]), "colour": str(z["colour"])}
+            named["features"] = str(z["features"]) if "features" in z.files else "all"
             model = PieceModel(**a | named)
     except (OSError, KeyError, ValueError, TypeError) as e:
         raise ValueError(f"{path}: not a piece model ({e})") from None
     f, h = model.hidden_w.shape if model.hidden_w.ndim == 2 else (-1, -1)
     shapes = (model.mean.shape, model.scale.shape, model.hidden_b.shape, model.out_w.shape)
-    if shapes != ((f,), (f,), (h,), (h,)) or model.kind not in KINDS:
-        raise ValueError(f"{path}: not a piece model (its arrays or kind do not match)")
+    if shapes != ((f,), (f,), (h,), (h,)) or model.kind not in KINDS or model.features not in FEATURES:
+        raise ValueError(f"{path}: not a piece model (its arrays, kind or features do not match)")
     return model
 
 
@@ -223,8 +235,13 @@ def _cached(path: str) -> PieceModel | None:
 
 def model_for(kind: str, profile: Profile, path: Path | None = None) -> PieceModel | None:
     """The shipped network for ``kind`` (or the one at ``path``) when ``profile``'s piece is the one it
-    learned; None otherwise (another edition's piece: its colours and shape are the profile's to tell)."""
+    learned; else the shipped shape network for ``kind`` (``features == "shape"``) where there is one;
+    else None (another edition's piece: its colours are the profile's to tell)."""
     model = _cached(str(path or MODELS / f"{kind}.npz"))
-    if model is None or model.kind != kind or model.colour.lower() != piece_colour(profile, kind).lower():
+    own = piece_colour(profile, kind).lower()
+    if model is not None and model.kind == kind and model.colour.lower() == own:
+        return model
+    if path is not None:
         return None
-    return model
+    shape = _cached(str(MODELS / f"{kind}_shape.npz"))
+    return shape if shape is not None and shape.kind == kind and shape.features == "shape" else None

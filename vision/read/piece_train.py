@@ -92,9 +92,12 @@ _PATCHES = {
 }
 
 
-def truth_samples(photo: Path, profile: Profile, kind: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def truth_samples(
+    photo: Path, profile: Profile, kind: str, seed: int = 0, colour: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """Features (N, F) and labels (N,) of the ``kind`` patches of ``photo``, by the truth JSON beside
-    it (its ``camera``, ``garden`` and, for stairs and fountains, the tiles' placements in ``pieces``)."""
+    it (its ``camera``, ``garden`` and, for stairs and fountains, the tiles' placements in ``pieces``);
+    the gradients alone unless ``colour`` (:func:`vision.read.piece_model.patch_features`)."""
     truth = truth_of(photo)
     img = load_photo(photo).image
     try:
@@ -106,13 +109,20 @@ def truth_samples(photo: Path, profile: Profile, kind: str, seed: int = 0) -> tu
     if not patches:
         return np.zeros((0, 0), np.float32), np.zeros(0, int)
     gain = board_gain(img, cam, profile)
-    return np.stack([patch_features(p, gain) for p, _ in patches]), np.array([y for _, y in patches], int)
+    features = np.stack([patch_features(p, gain, colour) for p, _ in patches])
+    return features, np.array([y for _, y in patches], int)
 
 
 def train(
-    photos: list[Path], profile: Profile, kind: str, progress: Callable[[Path], None] | None = None
+    photos: list[Path],
+    profile: Profile,
+    kind: str,
+    progress: Callable[[Path], None] | None = None,
+    shape_only: bool = False,
 ) -> tuple[PieceModel, dict[str, int]]:
-    """The ``kind`` network fitted on ``photos``, and how many patches of each label it saw."""
+    """The ``kind`` network fitted on ``photos``, and how many patches of each label it saw; on the
+    gradients alone with ``shape_only`` (asked about any edition's piece:
+    :func:`vision.read.piece_model.model_for`)."""
     if kind not in KINDS:
         raise ValueError(f"no network for {kind!r}: one of {', '.join(KINDS)}")
     try:
@@ -121,7 +131,7 @@ def train(
         raise RuntimeError("training needs scikit-learn: pip install -e '.[train]'") from None
     xs, ys = [], []
     for i, photo in enumerate(photos):
-        x, y = truth_samples(photo, profile, kind, seed=i)
+        x, y = truth_samples(photo, profile, kind, seed=i, colour=not shape_only)
         if len(y):
             xs.append(x)
             ys.append(y)
@@ -135,5 +145,6 @@ def train(
     scale = np.where(scale > 1e-6, scale, 1.0)
     net = MLPClassifier((HIDDEN,), alpha=ALPHA, max_iter=500, random_state=0).fit((x - mean) / scale, y)
     (w1, w2), (b1, b2) = net.coefs_, net.intercepts_
-    model = PieceModel(mean, scale, w1, b1, w2[:, 0], float(b2[0]), kind, piece_colour(profile, kind))
+    colour, features = ("", "shape") if shape_only else (piece_colour(profile, kind), "all")
+    model = PieceModel(mean, scale, w1, b1, w2[:, 0], float(b2[0]), kind, colour, features)
     return model, {kind: int(y.sum()), "other": int(len(y) - y.sum())}

@@ -206,6 +206,16 @@ LOOKS_NOT = {"statue": (0.02, math.inf), "stairs": (0.002, SURE["stairs"][0]), "
 #: and 1 wrong (43063: a level-3 plaque's print, colour 0.97, network 0.018); doubted more (0.0001 or
 #: less), 4 more wrong ones at 0.85 and over, and no true one
 DOUBTED_STATUE = (0.85, 1e-4, 0.5)
+#: another edition's statue (whose colours the profile tells, :mod:`vision.calibrate`) scoring at least
+#: the first figure by its colours scores what the shape network gives it where that is this sure of it
+#: (the second), if more. On the 93 variant development photos (seeds 720000-720092, read with
+#: the profile calibrated on 5 others), of the statues in sight on half their points or more, the 7
+#: true ones scoring 0.1-0.5 by colour all scored 0.99 or more by shape, the 14 other places so scored
+#: 0.01 or less; places of no colour at all (0.0) scored up to 0.999 (a pale icon's round shape).
+#: Fountains need no colour: of the 102 true ones so seen all scored 0.99 or more by shape (one 0.0 by
+#: its colours), and no other place over 0.22. Not stairs: the 3 other places scoring 0.93-0.98 by shape
+#: had grey enough to score 0.4-0.6 by colour, as much as the one true one missed (0.4)
+SHAPE_SURE = {"statue": (0.1, 0.9), "fountain": (0.0, 0.9)}
 #: a statue on the field of a tile not read (:meth:`Surfaces.slivers`) is read where its network is this
 #: sure of it, on the level it is surest of, and where the ring round the field shows garden green on
 #: this many points (of 72) at least: the tile's one field in sight shows its own green round the
@@ -246,11 +256,19 @@ def _looks(
     gain: np.ndarray,
 ) -> np.ndarray | None:
     """How surely ``kind``'s network (:mod:`vision.read.piece_model`) sees that piece at each of
-    ``evidence``'s candidates (0..1); None when the profile's piece is not the one it learned."""
-    model = piece_model.model_for(kind, profile)
+    ``evidence``'s candidates (0..1); None when the profile's piece is not the one it learned (only
+    the shape network knows it: :func:`own_model`)."""
+    model = own_model(kind, profile)
     if model is None:
         return None
     return model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in evidence], gain)
+
+
+def own_model(kind: str, profile: Profile) -> piece_model.PieceModel | None:
+    """``kind``'s network when it learned the profile's piece, colours and all (not the shape network
+    another edition's piece is asked about)."""
+    model = piece_model.model_for(kind, profile)
+    return model if model is not None and model.features != "shape" else None
 
 
 def _second_opinion(
@@ -258,13 +276,18 @@ def _second_opinion(
 ) -> None:
     """Rescore (in place) the statues, stairs and fountains seen well by their networks (when the
     profile's piece is the one it learned): those failing their colour test whose shape is surely the
-    piece's, those passing it whose shape surely is not (see :data:`LOOKS_SURE`)."""
+    piece's, those passing it whose shape surely is not (see :data:`LOOKS_SURE`). Another edition's
+    statues and fountains are asked of the shape networks (:func:`_shape_opinion`)."""
     for kind in piece_model.KINDS:
         seen = [
             e
             for e in evidence
             if e.candidate.kind == kind and e.visible >= LOOKS_VISIBLE and not e.candidate.hidden
         ]
+        model = piece_model.model_for(kind, profile)
+        if model is not None and model.features == "shape":
+            _shape_opinion(kind, seen, image_bgr, cam, profile, gain, model)
+            continue
         p = _looks(kind, seen, image_bgr, cam, profile, gain)
         if p is None:
             continue
@@ -275,6 +298,29 @@ def _second_opinion(
                 if kind == "statue" and e.score >= DOUBTED_STATUE[0] and pi > DOUBTED_STATUE[1]:
                     e.doubted_colour = e.score
                 e.score = float(pi)
+
+
+def _shape_opinion(
+    kind: str,
+    seen: list[Evidence],
+    image_bgr: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    gain: np.ndarray,
+    model: piece_model.PieceModel,
+) -> None:
+    """Raise (in place) another edition's pieces whose colours show some of the piece where the shape
+    network (:mod:`vision.read.piece_model`, trained on the reference edition) is sure of the piece
+    (:data:`SHAPE_SURE`). It lowers none: it never learned the edition's icons and light, and its
+    doubts fall on true pieces too."""
+    if kind not in SHAPE_SURE:
+        return
+    least, sure = SHAPE_SURE[kind]
+    some = [e for e in seen if e.score >= least]
+    p = model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in some], gain)
+    for e, pi in zip(some, p, strict=True):
+        if pi >= sure:
+            e.score = max(e.score, float(pi))
 
 
 def _glimpsed(
