@@ -542,6 +542,22 @@ def test_compare_counts_what_differs():
     assert s["tile_precision"] == pytest.approx(2 / 3, abs=1e-3) and s["level_accuracy"] == 0.5
 
 
+def test_eval_tells_how_far_a_reading_without_warnings_is_right():
+    """The share of photos read without a warning, and the total exact among them and among the rest:
+    how far a player may trust a reading that doubts nothing."""
+    def result(name: str, total_read: int, warnings: int) -> evaluate.PhotoResult:
+        return evaluate.PhotoResult(name, True, total_true=10, total_read=total_read, warnings=warnings)
+
+    results = [result("a", 10, 0), result("b", 9, 0), result("c", 10, 0)]  # no warning: 2 of 3 right
+    results += [result("d", 8, 2), result("e", 10, 1)]  # warnings: 1 of 2 right
+    results.append(evaluate.PhotoResult("f", False, total_true=10))  # no board: in neither share
+    s = evaluate.summarize(results)
+    assert s["read_without_warnings"] == pytest.approx(3 / 6, abs=1e-3)
+    assert s["total_exact_without_warnings"] == pytest.approx(2 / 3, abs=1e-3)
+    assert s["total_exact_with_warnings"] == 0.5
+    assert evaluate.summarize([result("a", 10, 1)])["total_exact_without_warnings"] is None
+
+
 def test_read_and_eval_commands(tall, tmp_path):
     from typer.testing import CliRunner
 
@@ -565,6 +581,10 @@ def test_read_and_eval_commands(tall, tmp_path):
     assert res.exit_code == 0, res.output
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["summary"]["photos"] == 1 and report["summary"]["board_found"] == 1.0
+    # each photo's count of warnings, as the reading gave them
+    warned = len(json.loads(runner.invoke(app, ["read", str(path), "--json"]).stdout)["warnings"])
+    assert report["photos"][0]["warnings"] == warned
+    assert report["summary"]["read_without_warnings"] == (0.0 if warned else 1.0)
     # against an earlier report that read the photo's total wrong: gained
     photo = report["photos"][0]
     assert photo["total_read"] == photo["total_true"]

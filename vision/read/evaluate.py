@@ -50,6 +50,7 @@ class PhotoResult:
     seconds: float = 0.0
     peak_mb: float = 0.0  #: the process's peak resident memory after this photo
     problems: list[str] = field(default_factory=list)
+    warnings: int = 0  #: how many warnings the reading gave (doubts, pieces out of sight, tiles inferred)
 
 
 def visible_tiles(garden: Garden) -> dict[tuple[int, int, int], str]:
@@ -146,7 +147,7 @@ def evaluate_photo(photo: Path, read_fn: Any) -> PhotoResult:
         return res
     seconds = time.perf_counter() - t0
     res = compare(photo.name, reading.garden, tgarden)
-    res.seconds, res.peak_mb = seconds, peak_rss_mb()
+    res.seconds, res.peak_mb, res.warnings = seconds, peak_rss_mb(), len(reading.warnings)
     corners = truth.get("camera", {}).get("board_corners_px")
     if corners:
         want = np.array([corners[k] for k in ("top_left", "top_right", "bottom_right", "bottom_left")])
@@ -184,6 +185,9 @@ def summarize(results: list[PhotoResult]) -> dict[str, Any]:
         not r.pieces.get("belvedere", {}).get("fp", 0) and not r.pieces.get("belvedere", {}).get("fn", 0)
         for r in found
     )
+    # how far a reading that warns of nothing can be trusted, against one that warns
+    quiet = [r for r in found if not r.warnings]
+    warned = [r for r in found if r.warnings]
     return {
         "photos": n,
         "board_found": share(len(found), n),
@@ -203,6 +207,9 @@ def summarize(results: list[PhotoResult]) -> dict[str, Any]:
         else None,
         **pieces,
         "belvedere_accuracy": share(belvedere_exact, n),
+        "read_without_warnings": share(len(quiet), n),
+        "total_exact_without_warnings": share(sum(r.total_read == r.total_true for r in quiet), len(quiet)),
+        "total_exact_with_warnings": share(sum(r.total_read == r.total_true for r in warned), len(warned)),
         "seconds_median": round(float(np.median(secs)), 3) if secs else None,
         "peak_mb_max": round(max((r.peak_mb for r in results), default=0.0), 1),
     }
