@@ -615,9 +615,9 @@ def train_cmd(
 ) -> None:
     """Train the network the reader asks for a second opinion on statues, stairs or fountains (needs
     the 'train' extra). The shipped ones: babylon train KIND DIR --seeds 40000-40219 --seeds 41000-41199 -o
-    vision/read/models/KIND.npz; the statue's shape network (asked about other editions' statues):
-    babylon train statue DIR --shape-only --seeds 41000-41199 --seeds 42000-42199 -o
-    vision/read/models/statue_shape.npz"""
+    vision/read/models/KIND.npz; the shape networks (asked about other editions' statues and
+    fountains): babylon train statue DIR --shape-only --seeds 41000-41199 --seeds 42000-42199 -o
+    vision/read/models/statue_shape.npz, and fountain likewise"""
     from vision.read.evaluate import photos_with_truth
     from vision.read.piece_train import train
     from vision.render.synth import synth_batch
