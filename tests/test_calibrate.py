@@ -12,8 +12,16 @@ import pytest
 from fastapi.testclient import TestClient
 from test_cli import babylon
 
-from vision.calibrate import CalibrationError, calibrate, labelled_photos, pooled_colours, sample_photo
+from vision.calibrate import (
+    CalibrationError,
+    calibrate,
+    free_points,
+    labelled_photos,
+    pooled_colours,
+    sample_photo,
+)
 from vision.profile import REFERENCE, VARIANT
+from vision.read.decorations import PlacedTile, Surfaces
 from vision.read.flowers import flower_lab
 from vision.read.load import load_photo
 from vision.read.reading import read_photo
@@ -157,3 +165,18 @@ def test_labels_are_refused_when_off_or_malformed(tmp_path):
                 data={"garden": json.dumps({"format": "babylon-garden/1", "tiles": [], "decorations": []})})
     assert r.status_code == 415
     assert not (tmp_path / "labels").exists() or not list((tmp_path / "labels").iterdir())
+
+
+def test_a_tile_reaching_past_the_grid_is_sampled_on_the_board_only():
+    """A tile on the last row and column placed a little outwards (by hand): its band's points past the
+    grid lie over no cell, and are left out, not looked up off the board (a third edition's calibration
+    photo once ended in an IndexError there); points over a cell with a piece are left out too."""
+    surf = Surfaces([PlacedTile(6, 6, 1, (2.0, 2.0, 0.0), "pink")], REFERENCE)
+    o, pitch = REFERENCE.board.grid_origin, REFERENCE.board.pitch
+    edge = o[0] + 8 * pitch  # the grid's far edge, x and y alike (a square grid)
+    pts = np.array([[edge + 1.0, edge - 10.0, 22.5],  # past the last column
+                    [edge - 10.0, edge + 1.5, 22.5],  # past the last row
+                    [edge - 10.0, edge - 10.0, 22.5],  # over cell (7, 7), seen
+                    [edge - 40.0, edge - 40.0, 22.5]])  # over cell (6, 6), a statue on it
+    assert free_points(surf, pts, 1, {(6, 6)}).tolist() == [False, False, True, False]
+    assert free_points(surf, pts, 1, set()).tolist() == [False, False, True, True]

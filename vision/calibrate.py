@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scoring.garden import Garden, GardenError, garden_from_dict
+from scoring.garden import GRID, Garden, GardenError, garden_from_dict
 from scoring.visibility import top_levels
 from vision.camera import Camera, in_image
 from vision.profile import REFERENCE, Profile, srgb_to_linear
@@ -194,6 +194,21 @@ def _cells_of(profile: Profile, xy: np.ndarray) -> np.ndarray:
     return np.floor((xy[:, :2] - b.grid_origin) / b.pitch).astype(int)[:, ::-1]  # (row, col)
 
 
+def free_points(
+    surf: Surfaces, pts: np.ndarray, level: int, occupied: set[tuple[int, int]]
+) -> np.ndarray:
+    """Whether board points lie over cells seen from above on ``level`` and free of pieces. A tile on
+    the grid's last row or column, placed by hand a little outwards, reaches past the grid: its points
+    there lie over no cell and are not taken."""
+    cells = _cells_of(surf.profile, pts)
+    on = np.all((cells >= 0) & (cells < GRID), axis=1)
+    return np.array(
+        [bool(o) and surf.seen((int(r), int(c)), level) and (int(r), int(c)) not in occupied
+         for (r, c), o in zip(cells, on, strict=True)],
+        bool,
+    )
+
+
 def _tile_layout(profile: Profile) -> dict[str, np.ndarray]:
     """Tile-local points (mm, from the tile's centre) of each print of a tile's top."""
     t = profile.tile
@@ -264,15 +279,10 @@ def sample_photo(
     tl, fl = _tile_layout(profile), _field_layout(profile)
     green: dict[int, list[bool]] = {}  #: tile -> whether each of its garden samples is green
     for i, t in enumerate(tiles):
-        def seen(pts: np.ndarray, t: PlacedTile = t) -> np.ndarray:
-            """The points over cells seen from above, free of pieces."""
-            cells = [tuple(c) for c in _cells_of(profile, pts)]
-            return np.array([surf.seen(c, t.level) and c not in occupied for c in cells], bool)
-
         for part, name in (("band", f"flower-{t.flower}"), ("path", "path")):
             pts = _local_to_board(surf, i, tl[part])
             band = part == "band"
-            ratio = keep(name, s.at(pts[seen(pts)], t.level), off_green=band,
+            ratio = keep(name, s.at(pts[free_points(surf, pts, t.level, occupied)], t.level), off_green=band,
                          least=MIN_BAND_PIXELS if band else MIN_PIXELS)
             if band and ratio is not None:
                 what = f"the {t.flower} tile at row {t.row} col {t.col} level {t.level}"
