@@ -1336,3 +1336,23 @@ def test_stairs_rising_from_under_a_tile_over_a_tile_read_are_told_by_their_ston
 
     assert score(GREY_STONE) >= THRESHOLDS["stairs"]
     assert score((60, 140, 60)) < 0.5  # garden green where the treads would be: no stairs
+
+
+def test_another_pieces_colour_counts_as_a_parts_only_where_the_edition_makes_them_alike():
+    """The reference's bridge and statue are one warm brown in a photo (terracotta counts as bronze, and
+    the dome's teal as the water's): its groups stay as written. The variant's red bridge is far from
+    its mauve statue (a bridge's end is no statue there) while its water and dome stay near; an edition
+    whose water is far from its dome keeps them apart too."""
+    from vision.read.decorations.colours import GROUPS, Classifier, groups
+
+    assert groups(Classifier(REFERENCE)) == GROUPS
+    variant = groups(Classifier(VARIANT))
+    assert "terracotta" not in variant["bronze"] and "bronze" not in variant["terracotta"]
+    assert "teal" in variant["water"] and "water" in variant["teal"]
+    assert variant["bronze"][1:] == ("sand", "gap", "edge", "pillar", "path", "cell")  # prints stay
+    red_dome = dataclasses.replace(
+        VARIANT, decoration=dataclasses.replace(VARIANT.decoration, belvedere_dome_colour="#A8332E")
+    )
+    apart = groups(Classifier(red_dome))
+    assert "teal" not in apart["water"] and "water" not in apart["teal"]
+    assert apart["grey"] == GROUPS["grey"]  # the neutrals (stairs, rims, posts) stay one

@@ -248,6 +248,28 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "rim": ("grey", "flower-white", "rim", "ivory", "plaque"),
     "ivory": ("grey", "flower-white", "rim", "ivory", "plaque"),
 }
+#: another piece's colour counts in a part's group (bronze and terracotta, teal and water) only where
+#: the profile gives the two chromaticities this near: in the reference edition they lie 0.23 and 0.29
+#: apart (a bridge's terracotta and a statue's bronze are one warm brown in a photo); another edition's
+#: bridge may be another colour than its statues (the variant's red against mauve, 0.43-0.49 apart;
+#: brown against slate, 0.32, in an edition made to test this), and its bridges' ends then read as
+#: statues
+PIECE_NEAR = 0.3
+
+
+def groups(classifier: Classifier) -> dict[str, tuple[str, ...]]:
+    """:data:`GROUPS` for the classifier's profile: another piece's colour is left out of a part's
+    group where the profile puts them farther apart than :data:`PIECE_NEAR`."""
+    ix, ch = classifier.index, classifier.chroma
+
+    def near(part: str, other: str) -> bool:
+        if part == other or other not in PIECE_COLOURS or part not in ix:
+            return True
+        return float(np.linalg.norm(ch[ix[part]] - ch[ix[other]])) <= PIECE_NEAR
+
+    return {part: tuple(m for m in members if near(part, m)) for part, members in GROUPS.items()}
+
+
 #: the palette colour whose brightness a group is judged against
 REF_OF = {"stone": "grey", "clear": "plaque", "nocyan": "plaque"}
 #: brightness of a part's pixels over its colour's lit brightness on that tile (:func:`local_light`):

@@ -19,7 +19,6 @@ from vision.read.decorations.colours import (
     GREEN_DOMINANCE,
     GREEN_FLOOR,
     GREEN_SHARE,
-    GROUPS,
     OWN_GREEN,
     REF_OF,
     REL_LUM,
@@ -29,6 +28,7 @@ from vision.read.decorations.colours import (
     ColourSampler,
     colour_share,
     green_lead,
+    groups,
     is_green,
     palette,
 )
@@ -152,7 +152,9 @@ class Scorer:
         self.occ = Occluders(cam, surf)
         self.surf, self.profile = surf, profile
         names = self.classifier.names
-        self.group_of = {k: np.array([n in v for n in names] + [False]) for k, v in GROUPS.items()}
+        self.group_of = {
+            k: np.array([n in v for n in names] + [False]) for k, v in groups(self.classifier).items()
+        }
         self._light: dict[tuple[Cell, int], float] = {}
         self._lead: dict[tuple[Cell, int], float] = {}
         self._classes = np.full(image.shape[0] * image.shape[1], -2, np.int8)  #: -2: not classified yet
