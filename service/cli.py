@@ -601,6 +601,7 @@ class PieceKind(StrEnum):
     statue = "statue"
     stairs = "stairs"
     fountain = "fountain"
+    bridge = "bridge"
 
 
 @app.command("train")
@@ -615,14 +616,17 @@ def train_cmd(
 ) -> None:
     """Train the network the reader asks for a second opinion on statues, stairs or fountains (needs
     the 'train' extra). The shipped ones: babylon train KIND DIR --seeds 40000-40219 --seeds 41000-41199 -o
-    vision/read/models/KIND.npz; the shape networks (asked about other editions' statues and
-    fountains): babylon train statue DIR --shape-only --seeds 41000-41199 --seeds 42000-42199 -o
-    vision/read/models/statue_shape.npz, and fountain likewise"""
+    vision/read/models/KIND.npz; the shape networks (asked about other editions' statues, fountains and
+    bridges): babylon train statue DIR --shape-only --seeds 41000-41199 --seeds 42000-42199 -o
+    vision/read/models/statue_shape.npz, and fountain and bridge likewise"""
     from vision.read.evaluate import photos_with_truth
     from vision.read.piece_train import train
     from vision.render.synth import synth_batch
 
     ranges = [_seed_range(s) for s in seeds or []]
+    if kind is PieceKind.bridge and not shape_only:
+        raise fail("bridge: the reader asks a bridge network about other editions' bridges only: train it "
+                   "with --shape-only")
     if not output.parent.is_dir():
         raise fail(f"{output.parent}: no such folder")
     try:

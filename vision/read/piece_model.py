@@ -14,7 +14,9 @@ alike from any camera:
 - stairs' (:func:`stairs_patch`): the board seen from above on the plane halfway up the stairs, its
   rows along their run from the foot to the top (the treads cross it), the whole run and a margin;
 - a fountain's (:func:`fountain_patch`): seen from above on the plane of its basin's rim, its rows
-  along the basin's length (from one field to the other), the basin and a margin.
+  along the basin's length (from one field to the other), the basin and a margin;
+- a bridge's (:func:`bridge_patch`): seen from above on the plane halfway up its arch, its rows along
+  the deck from one end to the other, the deck and a margin.
 
 A patch is described by its gradients (a histogram of oriented gradients of the lightness) and its
 colour on a coarse grid (:func:`patch_features`), and a small neural network per kind, trained on
@@ -41,9 +43,9 @@ import numpy as np
 from skimage.feature import hog
 
 from vision.camera import Camera
-from vision.profile import Profile
+from vision.profile import REFERENCE, Profile
 
-KINDS = ("statue", "stairs", "fountain")  #: the pieces a network is trained for
+KINDS = ("statue", "stairs", "fountain", "bridge")  #: the pieces a network is trained for
 STATUE_PX = 32  #: a statue patch's side, pixels ...
 STATUE_MM = 12.0  #: ... and half its side, mm at the statue's mid-height (a field is 30 mm, a plaque 20)
 MID_MM = 10.0  #: the height (over the tile) a statue patch is cut at: a statue stands 20 mm tall
@@ -51,6 +53,8 @@ STAIRS_PX = 48  #: a stairs patch's side, pixels ...
 STAIRS_MARGIN = 8.0  #: ... and the margin round the run, mm (the patch spans run + 2 margins each way)
 FOUNTAIN_PX = (48, 32)  #: a fountain patch's size along and across the basin, pixels ...
 FOUNTAIN_MARGIN = 6.0  #: ... spanning the basin (48 x 20 mm) and this margin each way, 1.25 mm a pixel
+BRIDGE_PX = (64, 24)  #: a bridge patch's size along and across the deck, pixels ...
+BRIDGE_MARGIN = 6.0  #: ... spanning the deck (80 x 16 mm) and this margin each way, about 1.4 mm a pixel
 COLOUR_GRID = 6  #: the colour is described in this many cells across
 MODELS = Path(__file__).resolve().parent / "models"
 
@@ -147,6 +151,24 @@ def fountain_patch(
     return _oriented_patch(image_bgr, cam, centre, shift, centre[2] + height, angle_deg, half, FOUNTAIN_PX)
 
 
+def bridge_patch(
+    image_bgr: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    centre: tuple[float, float, float],
+    angle_deg: float,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
+    """(BRIDGE_PX, 3) uint8: the photo over a bridge whose deck is centred at ``centre`` (board mm, on
+    its ends' tiles' top) and runs along ``angle_deg``: the plane halfway up its arch, its rows along
+    the deck, the deck and :data:`BRIDGE_MARGIN` each way; ``shift`` (along, across, mm) moves it."""
+    d = profile.decoration
+    length, width = d.bridge_deck
+    half = (length / 2 + BRIDGE_MARGIN, width / 2 + BRIDGE_MARGIN)
+    z = centre[2] + d.bridge_rise / 2
+    return _oriented_patch(image_bgr, cam, centre, shift, z, angle_deg, half, BRIDGE_PX)
+
+
 def patch_features(patch_bgr: np.ndarray, gain: np.ndarray, colour: bool = True) -> np.ndarray:
     """A patch's description: the histogram of oriented gradients of its lightness (stretched to its
     full range: the light's strength does not matter), then (unless not ``colour``) its white-balanced
@@ -235,13 +257,13 @@ def _cached(path: str) -> PieceModel | None:
 
 def model_for(kind: str, profile: Profile, path: Path | None = None) -> PieceModel | None:
     """The shipped network for ``kind`` (or the one at ``path``) when ``profile``'s piece is the one it
-    learned; else the shipped shape network for ``kind`` (``features == "shape"``) where there is one;
-    else None (another edition's piece: its colours are the profile's to tell)."""
+    learned; else, for another edition's piece (a colour other than the reference's), the shipped
+    shape network for ``kind`` (``features == "shape"``) where there is one; else None."""
     model = _cached(str(path or MODELS / f"{kind}.npz"))
     own = piece_colour(profile, kind).lower()
     if model is not None and model.kind == kind and model.colour.lower() == own:
         return model
-    if path is not None:
-        return None
+    if path is not None or own == piece_colour(REFERENCE, kind).lower():
+        return None  # the reference's own piece: its colour network, or none
     shape = _cached(str(MODELS / f"{kind}_shape.npz"))
     return shape if shape is not None and shape.kind == kind and shape.features == "shape" else None

@@ -79,7 +79,7 @@ def _placed_patches(
     for c in candidates(Surfaces(truth_tiles(truth, profile), profile)):
         if c.kind != kind or c.hidden:
             continue
-        label = int(frozenset(c.fields) in placed)
+        label = int(frozenset(zip(c.cells, c.levels, strict=True)) in placed)  # a bridge's middle too
         offsets = [(0.0, 0.0)] + [tuple(rng.uniform(-JITTER_MM, JITTER_MM, 2)) for _ in range(JITTER_COPIES)]
         out += [(piece_patch(img, cam, profile, c, s), label) for s in offsets]
     return out
@@ -89,6 +89,7 @@ _PATCHES = {
     "statue": _statue_patches,
     "stairs": partial(_placed_patches, "stairs"),
     "fountain": partial(_placed_patches, "fountain"),
+    "bridge": partial(_placed_patches, "bridge"),
 }
 
 
