@@ -136,8 +136,8 @@ def test_the_shipped_fountain_network_tells_the_fountains_from_the_other_places(
 
 def test_a_network_is_only_asked_about_the_piece_it_learned():
     """Another edition's pieces (the variant's purple resin statue, its slate stairs, its teal water)
-    are the profile's to tell, not the colour networks'; its statues and fountains are asked of the
-    shape networks."""
+    are the profile's to tell, not the colour networks'; its statues, stairs, fountains and bridges are
+    asked of the shape networks."""
     for kind in piece_model.KINDS:
         own = piece_model.model_for(kind, REFERENCE)
         if kind in COLOUR_KINDS:

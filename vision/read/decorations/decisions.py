@@ -213,13 +213,17 @@ DOUBTED_STATUE = (0.85, 1e-4, 0.5)
 #: true ones scoring 0.1-0.5 by colour all scored 0.99 or more by shape, the 14 other places so scored
 #: 0.01 or less; places of no colour at all (0.0) scored up to 0.999 (a pale icon's round shape).
 #: Fountains need no colour: of the 102 true ones so seen all scored 0.99 or more by shape (one 0.0 by
-#: its colours), and no other place over 0.22. Not stairs: the 3 other places scoring 0.93-0.98 by shape
-#: had grey enough to score 0.4-0.6 by colour, as much as the one true one missed (0.4). Bridges (the
+#: its colours), and no other place over 0.22. Stairs need no colour but a surer shape: on those
+#: photos 3 other places scored 0.93-0.98 by shape, with grey enough to score 0.4-0.6 by colour, as much
+#: as the one true one missed (0.4, shape 0.998); on 60 photos of a third edition made to test this
+#: (sandstone stairs, the board's print's colour), 26 true stairs of 56 were missed by colour, 22 of
+#: them scored 0.99 or more by shape, no other place of either edition over 0.99 (3 at 0.91-0.99).
+#: Bridges (the
 #: reference's have no network): on the variant development photos the 53 true ones in sight scored
 #: 0.99 or more by shape, the 3 other places over 0.5 (0.60-0.97) none by colour; on 60 photos of a
 #: third edition made to test this (brown bridges among prints of that brown), the 12 true ones missed
 #: scored 0.07-0.51 by colour and 0.96 or more by shape, no other place over 0.5
-SHAPE_SURE = {"statue": (0.1, 0.9), "fountain": (0.0, 0.9), "bridge": (0.05, 0.9)}
+SHAPE_SURE = {"statue": (0.1, 0.9), "fountain": (0.0, 0.9), "bridge": (0.05, 0.9), "stairs": (0.0, 0.99)}
 #: a statue on the field of a tile not read (:meth:`Surfaces.slivers`) is read where its network is this
 #: sure of it, on the level it is surest of, and where the ring round the field shows garden green on
 #: this many points (of 72) at least: the tile's one field in sight shows its own green round the
