@@ -105,6 +105,16 @@ def board_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
 SAND_KNEE = 0.94
 
 
+def _at_knee(sand: np.ndarray | None) -> bool:
+    """Whether a channel of the sand is at the knee (:data:`SAND_KNEE`)."""
+    return sand is not None and bool((sand >= SAND_KNEE).any())
+
+
+def _grey(gain: np.ndarray) -> np.ndarray:
+    """A grey gain of ``gain``'s mean: the exposure kept, the white balance left as the photo's."""
+    return np.full(3, gain.mean(), np.float32)
+
+
 def tile_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
     """The gain the tiles' print (their edges and symbols) is balanced with: the board's
     (:func:`board_gain`), or, where the sand is nearly white in a channel, a grey one of the same mean.
@@ -116,9 +126,7 @@ def tile_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
     more tiles."""
     sand = sand_colour(image, cam, profile)
     gain = _gain(sand, profile)
-    if sand is not None and (sand >= SAND_KNEE).any():
-        return np.full(3, gain.mean(), np.float32)
-    return gain
+    return _grey(gain) if _at_knee(sand) else gain
 
 
 #: the white balances photos need lie near a line in log gains: a light warmer or cooler than the
@@ -145,10 +153,10 @@ def band_gain(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray:
     bands right 864 -> 868 of 877; the 600 as taken: no band changed."""
     sand = sand_colour(image, cam, profile)
     gain = _gain(sand, profile)
-    if sand is None or not (sand >= SAND_KNEE).any():
+    if not _at_knee(sand):
         return gain
     if (sand[:2] >= LOCUS_SHOULDER).any():
-        return np.full(3, gain.mean(), np.float32)
+        return _grey(gain)
     red = gain[1] * np.exp(LOCUS_SLOPE * np.log(gain[0] / gain[1]) + LOCUS_OFFSET)
     return np.array([gain[0], gain[1], min(gain[2], red)], np.float32)
 
