@@ -602,6 +602,7 @@ class PieceKind(StrEnum):
     stairs = "stairs"
     fountain = "fountain"
     bridge = "bridge"
+    belvedere = "belvedere"
 
 
 @app.command("train")
@@ -614,19 +615,20 @@ def train_cmd(
     shape_only: Annotated[bool, typer.Option(
         "--shape-only", help="learn the piece's shape alone (asked about any edition's piece)")] = False,
 ) -> None:
-    """Train the network the reader asks for a second opinion on statues, stairs or fountains (needs
-    the 'train' extra). The shipped ones: babylon train KIND DIR --seeds 40000-40219 --seeds 41000-41199 -o
-    vision/read/models/KIND.npz; the shape networks (asked about other editions' statues, fountains and
-    bridges): babylon train statue DIR --shape-only --seeds 41000-41199 --seeds 42000-42199 -o
-    vision/read/models/statue_shape.npz, and fountain and bridge likewise"""
+    """Train the network the reader asks for a second opinion on a piece (needs the 'train' extra).
+    The shipped ones: babylon train KIND DIR --seeds 40000-40219 --seeds 41000-41199 -o
+    vision/read/models/KIND.npz (statue, stairs, fountain); the shape networks (asked about other
+    editions' pieces): babylon train statue DIR --shape-only --seeds 41000-41199 --seeds 42000-42199
+    -o vision/read/models/statue_shape.npz, and stairs, fountain, bridge and belvedere likewise"""
     from vision.read.evaluate import photos_with_truth
+    from vision.read.piece_model import SHAPE_ONLY
     from vision.read.piece_train import train
     from vision.render.synth import synth_batch
 
     ranges = [_seed_range(s) for s in seeds or []]
-    if kind is PieceKind.bridge and not shape_only:
-        raise fail("bridge: the reader asks a bridge network about other editions' bridges only: train it "
-                   "with --shape-only")
+    if kind.value in SHAPE_ONLY and not shape_only:
+        raise fail(f"{kind.value}: the reader asks a {kind.value} network about other editions' pieces only: "
+                   "train it with --shape-only")
     if not output.parent.is_dir():
         raise fail(f"{output.parent}: no such folder")
     try:

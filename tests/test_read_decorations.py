@@ -331,6 +331,7 @@ def test_stairs_whose_foot_shows_its_tile_lines_are_judged_as_on_a_tile_read(mon
     glimpsed = tiles.glimpsed(edges, cam, REFERENCE, finds)
     assert glimpsed == {foot: (2, 2)}
     monkeypatch.setattr(decisions, "UNREAD_MIN", {"stairs": 1.01})
+    monkeypatch.setattr(decisions, "UNREAD_LOOKS", (1.01, 1.01))  # nor is their network asked
     monkeypatch.setattr(decisions, "ON_HIDDEN_MIN", 1.01)
 
     def stairs(glimpses: dict) -> set:
@@ -1024,8 +1025,8 @@ def test_stairs_up_to_a_field_of_another_symbol_are_no_stairs(shot) -> None:
 def test_stairs_whose_foot_stands_on_a_tile_not_read_are_told_by_their_treads(shot) -> None:
     """Stairs whose foot stands in sight on a tile not read cannot have their cover part judged (that
     tile's print is not known): their treads alone tell, as for a foot under a higher tile, and the
-    evidence says so (dev seed 43156). Over a tile read one level lower, that tile's field is what the
-    cover part is judged on."""
+    evidence says so (dev seed 43156); so too once that tile is read from the stairs. Over a tile
+    read one level lower, that tile's field is what the cover part is judged on."""
     from vision.read.decorations import SHIFTS_MM
     from vision.read.decorations.decisions import UNREAD_MIN
 
@@ -1036,6 +1037,16 @@ def test_stairs_whose_foot_stands_on_a_tile_not_read_are_told_by_their_treads(sh
     assert stairs.hidden and surf.unread((3, 2), 1)
     ev = Scorer(grey, cam, surf, REFERENCE, np.ones(3)).evidence([stairs], SHIFTS_MM)[0]
     assert ev.unjudged and ev.score >= UNREAD_MIN["stairs"]
+    # the tile those stairs imply, read from them (not from its print: variant dev seed 720052 lost
+    # the stairs once the tile they implied was added, judged on its print after all)
+    inferred = TileFind(3, 2, 1, 0.0, {1: 0.0}, 0, (0.0, 0.0, 0.0), inferred=True)
+    implied = Surfaces([*surf.tiles, inferred], REFERENCE)
+    again = next(c for c in candidates(implied) if c.kind == "stairs" and c.cells == stairs.cells)
+    assert not again.hidden and not implied.unread((3, 2), 1)
+    scorer = Scorer(grey, cam, implied, REFERENCE, np.ones(3))
+    assert scorer.foot_unread(again) and scorer.evidence([again], SHIFTS_MM)[0].score >= UNREAD_MIN["stairs"]
+    read = Surfaces([*surf.tiles, dataclasses.replace(inferred, inferred=False)], REFERENCE)
+    assert not Scorer(grey, cam, read, REFERENCE, np.ones(3)).foot_unread(again)
     over = Surfaces([t for t in tiles if t.level == 1] + [PlacedTile(4, 2, 3)], REFERENCE)
     higher = next(c for c in candidates(over) if c.levels == (2, 3) and c.cells == stairs.cells)
     assert over.unread((3, 2), 2) and over.has((3, 2), 1)
@@ -1066,6 +1077,40 @@ def test_stairs_told_by_their_treads_alone_on_a_tile_not_read_climb_to_their_sym
     symbols = {((4, 2), 2): ("stairs", 1.0)} if sign else {((4, 2), 2): (None, 0.0)}
     found = deco.read_decorations(photo.image, cam, [PlacedTile(4, 2, 2)], REFERENCE, np.ones(3), symbols)
     assert any(f.kind == "stairs" and f.cells == stairs for f in found) == sign
+
+
+@pytest.mark.parametrize(("network", "read"), [(0.999, True), (0.9, False)])
+def test_stairs_on_a_field_not_read_that_their_network_is_sure_of_need_no_green(
+    shot, monkeypatch: pytest.MonkeyPatch, network: float, read: bool
+) -> None:
+    """Stairs with their foot on a field where no tile was read, scoring under UNREAD_MIN by their
+    colours with no garden green round the foot (a higher tile beside it hides the rest of that
+    field), are read, and imply that tile, where their network is sure of them (dev seeds 43097,
+    43105); unsure, they are not."""
+    import vision.read.decorations as deco
+    from vision.read.decorations.decisions import UNREAD_LOOKS, UNREAD_MIN
+
+    photo, cam, _ = shot
+    stairs = ((3, 2), (4, 2))
+    colour = (UNREAD_LOOKS[0] + UNREAD_MIN["stairs"]) / 2
+
+    def evidence(self, cs, shifts=()):
+        ours = [c.kind == "stairs" and c.cells == stairs for c in cs]
+        return [deco.Evidence(c, colour if mine else 0.0, 1.0) for c, mine in zip(cs, ours, strict=True)]
+
+    class Network:
+        features = "all"
+
+        def on_patches(self, patches, gain):
+            return np.full(len(patches), network)
+
+    monkeypatch.setattr(deco.Scorer, "evidence", evidence)
+    monkeypatch.setattr(deco.Scorer, "green_seen", lambda self, field: 0)
+    monkeypatch.setattr(deco.decisions, "_second_opinion", lambda *a: None)
+    monkeypatch.setattr(deco.decisions.piece_model, "model_for", lambda kind, profile: Network())
+    monkeypatch.setattr(deco.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
+    found = deco.read_decorations(photo.image, cam, [PlacedTile(4, 2, 2)], REFERENCE, np.ones(3))
+    assert any(f.kind == "stairs" and f.cells == stairs for f in found) == read
 
 
 def test_a_statue_is_judged_in_no_more_light_than_its_plaque_shows(shot, monkeypatch) -> None:

@@ -1,4 +1,4 @@
-"""Learned second opinions on statues, stairs and fountains: how the piece's shape looks in a patch of
+"""Learned second opinions on the decorations: how the piece's shape looks in a patch of
 the photo.
 
 The decorations stage judges a piece by its colours (a statue's bronze over the plaque's middle, the
@@ -16,7 +16,8 @@ alike from any camera:
 - a fountain's (:func:`fountain_patch`): seen from above on the plane of its basin's rim, its rows
   along the basin's length (from one field to the other), the basin and a margin;
 - a bridge's (:func:`bridge_patch`): seen from above on the plane halfway up its arch, its rows along
-  the deck from one end to the other, the deck and a margin.
+  the deck from one end to the other, the deck and a margin;
+- a belvedere's: a statue's (a belvedere stands 18 mm tall on one field, a statue 20).
 
 A patch is described by its gradients (a histogram of oriented gradients of the lightness) and its
 colour on a coarse grid (:func:`patch_features`), and a small neural network per kind, trained on
@@ -45,7 +46,9 @@ from skimage.feature import hog
 from vision.camera import Camera
 from vision.profile import REFERENCE, Profile
 
-KINDS = ("statue", "stairs", "fountain", "bridge")  #: the pieces a network is trained for
+KINDS = ("statue", "stairs", "fountain", "bridge", "belvedere")  #: the pieces a network is trained for
+#: ... of which the reader asks only the shape networks (:func:`model_for`) about these: no colour network
+SHAPE_ONLY = ("bridge", "belvedere")
 STATUE_PX = 32  #: a statue patch's side, pixels ...
 STATUE_MM = 12.0  #: ... and half its side, mm at the statue's mid-height (a field is 30 mm, a plaque 20)
 MID_MM = 10.0  #: the height (over the tile) a statue patch is cut at: a statue stands 20 mm tall
@@ -244,10 +247,13 @@ def load(path: Path) -> PieceModel:
     return model
 
 
+_COLOUR_OF = {"fountain": "fountain_water_colour", "belvedere": "belvedere_dome_colour"}
+
+
 def piece_colour(profile: Profile, kind: str) -> str:
     """The profile's colour of ``kind`` (a network is asked only about the colour it learned; a
-    fountain's is its water's)."""
-    return getattr(profile.decoration, "fountain_water_colour" if kind == "fountain" else f"{kind}_colour")
+    fountain's is its water's, a belvedere's its dome's)."""
+    return getattr(profile.decoration, _COLOUR_OF.get(kind, f"{kind}_colour"))
 
 
 @lru_cache(maxsize=8)

@@ -2,7 +2,7 @@
 
 Each photo's truth (its camera, garden and the tiles' placements) gives the patches a network learns
 from, cut with the photo's true camera: for statues, every field seen from above, labelled by whether
-a statue stands on it; for stairs and fountains, every place the rules allow one on the true tiles
+a statue stands on it; for the other pieces, every place the rules allow one on the true tiles
 with its fields seen from above (the decorations stage's candidates, not on a tile hidden under higher
 ones), labelled by whether that piece stands there. Each is cut once more a millimetre or so off (the
 reader's camera and tiles are a little off too). A small neural network (scikit-learn's multi-layer
@@ -70,7 +70,7 @@ def _placed_patches(
     garden: Garden,
     rng: np.random.Generator,
 ) -> list[tuple[np.ndarray, int]]:
-    """(patch, label) for every place the rules allow ``kind`` (stairs, a fountain) on the true tiles,
+    """(patch, label) for every place the rules allow ``kind`` (stairs, a fountain, ...) on the true tiles,
     seen from above (the decorations stage's candidates not on a hidden tile), and its jittered copies."""
     if "pieces" not in truth:
         raise KeyError("pieces (the tiles' placements)")
@@ -90,6 +90,7 @@ _PATCHES = {
     "stairs": partial(_placed_patches, "stairs"),
     "fountain": partial(_placed_patches, "fountain"),
     "bridge": partial(_placed_patches, "bridge"),
+    "belvedere": partial(_placed_patches, "belvedere"),
 }
 
 

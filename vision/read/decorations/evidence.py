@@ -49,6 +49,9 @@ class Evidence:
     outline_px: np.ndarray | None = None
     glimpsed: bool = False  #: seen by too little to judge by colour, the network read it (:func:`_glimpsed`)
     unjudged: bool = False  #: stairs on a tile not read judged without their cover part (see foot_unread)
+    #: stairs whose foot stands where no tile was read that their network sees surely
+    #: (:data:`vision.read.decorations.decisions.UNREAD_LOOKS`)
+    network_sure: bool = False
     #: a statue whose colours passed surely but whose network doubted it mildly: its colour score (the
     #: score is then the network's; :data:`vision.read.decorations.decisions.DOUBTED_STATUE`), else 0
     doubted_colour: float = 0.0
@@ -381,11 +384,17 @@ class Scorer:
         return c.kind == "stairs" and not self.surf.seen(*c.fields[0])
 
     def foot_unread(self, c: Candidate) -> bool:
-        """Whether ``c`` is stairs whose foot stands in sight on a tile not read (its print unknown), over
-        no tile read one level lower (whose field would be what shows there: on development photos,
-        without this, 42077 and 43063 read stairs on a tile over the one the true stairs rose from)."""
+        """Whether ``c`` is stairs whose foot stands in sight on a tile not read, or read only from a piece
+        on it (its print unknown either way), over no tile read one level lower (whose field would be
+        what shows there: on development photos, without this, 42077 and 43063 read stairs on a tile
+        over the one the true stairs rose from)."""
         (cell, level) = c.fields[0]
-        return c.kind == "stairs" and self.surf.unread(cell, level) and not self.surf.has(cell, level - 1)
+        surf = self.surf
+        return (
+            c.kind == "stairs"
+            and (surf.unread(cell, level) or (cell, level) in surf.inferred)
+            and not surf.has(cell, level - 1)
+        )
 
     def evidence(
         self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)

@@ -20,7 +20,8 @@ SLIVER_TOP = 4  #: the highest level of a tile :meth:`Surfaces.slivers` looks fo
 class TileLike(Protocol):
     """What the reader needs of a tile read: its block, level and hand placement (and, used when the
     object has them, its ``flower``: a coloured band a piece stands over; ``whole``: whether it was seen
-    whole, :attr:`vision.read.tiles.TileFind.whole`)."""
+    whole, :attr:`vision.read.tiles.TileFind.whole`; ``inferred``: whether it was read from a piece on
+    it, not from its own print, :attr:`vision.read.tiles.TileFind.inferred`)."""
 
     row: int
     col: int
@@ -61,6 +62,13 @@ class Surfaces:
             if getattr(t, "whole", False)
             for cell in block_cells(t.row, t.col)
             if top[cell] == t.level
+        }
+        #: fields of the tiles read from a piece standing on them (their print not seen)
+        self.inferred = {
+            (cell, t.level)
+            for t in self.tiles
+            if getattr(t, "inferred", False)
+            for cell in block_cells(t.row, t.col)
         }
         #: fields of tiles hidden under higher ones that a piece seen may stand on: centre, turn
         self.guessed: dict[tuple[Cell, int], tuple[np.ndarray, float]] = {}
