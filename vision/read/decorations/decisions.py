@@ -291,6 +291,18 @@ def _looks(
     model = own_model(kind, profile)
     if model is None:
         return None
+    return _asked(model, evidence, image_bgr, cam, profile, gain)
+
+
+def _asked(
+    model: piece_model.PieceModel,
+    evidence: Sequence[Evidence],
+    image_bgr: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    gain: np.ndarray,
+) -> np.ndarray:
+    """``model``'s probability of its piece at each of ``evidence``'s candidates (their patches)."""
     return model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in evidence], gain)
 
 
@@ -349,7 +361,7 @@ def _shape_opinion(
         return
     least, sure = SHAPE_SURE[kind]
     some = [e for e in seen if e.score >= least]
-    p = model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in some], gain)
+    p = _asked(model, some, image_bgr, cam, profile, gain)
     for e, pi in zip(some, p, strict=True):
         if pi >= sure:
             e.score = max(e.score, float(pi))
@@ -377,7 +389,7 @@ def _unread_stairs(
     model = piece_model.model_for("stairs", profile)
     if not some or model is None:
         return
-    p = model.on_patches([piece_patch(image_bgr, cam, profile, e.candidate) for e in some], gain)
+    p = _asked(model, some, image_bgr, cam, profile, gain)
     for e, pi in zip(some, p, strict=True):
         e.network_sure = bool(pi >= sure)
 
