@@ -617,9 +617,10 @@ def train_cmd(
 ) -> None:
     """Train the network the reader asks for a second opinion on a piece (needs the 'train' extra).
     The shipped ones: babylon train KIND DIR --seeds 40000-40219 --seeds 41000-41199 -o
-    vision/read/models/KIND.npz (statue, stairs, fountain); the shape networks (asked about other
-    editions' pieces): babylon train statue DIR --shape-only --seeds 41000-41199 --seeds 42000-42199
-    -o vision/read/models/statue_shape.npz, and stairs, fountain, bridge and belvedere likewise"""
+    vision/read/models/KIND.npz (statue, fountain; stairs with --seeds 44000-44571 too); the shape
+    networks (asked about other editions' pieces): babylon train statue DIR --shape-only --seeds
+    41000-41199 --seeds 42000-42199 -o vision/read/models/statue_shape.npz, and stairs, fountain,
+    bridge and belvedere likewise"""
     from vision.read.evaluate import photos_with_truth
     from vision.read.piece_model import SHAPE_ONLY
     from vision.read.piece_train import train
