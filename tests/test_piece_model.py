@@ -167,23 +167,31 @@ def test_the_shipped_shape_network_tells_another_editions_statue_from_the_fields
     assert p[2:].max() < 0.5
 
 
+def _shape_network_on_variant(
+    kind: str, garden: Garden, seed: int, tilt_deg: float
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """The shipped shape network's probability of ``kind`` at every place the rules allow one on the
+    true tiles of ``garden`` rendered in the variant edition, seen from above; whether one stands
+    there; the patches. The reference's own ``kind`` is asked of no network."""
+    photo = render_photo(garden, seed, tilt_deg=tilt_deg, profile=VARIANT, **PLAIN)
+    assert piece_model.model_for(kind, REFERENCE) is None
+    cam = Camera.from_dict(photo.truth["camera"])
+    surf = Surfaces(truth_tiles(photo.truth, VARIANT), VARIANT)
+    places = [c for c in candidates(surf) if c.kind == kind and not c.hidden]
+    truth = {frozenset(d.cell_levels) for d in garden.decorations}
+    patches = [decorations.decisions.piece_patch(photo.image, cam, VARIANT, c) for c in places]
+    p = piece_model.model_for(kind, VARIANT).on_patches(patches, board_gain(photo.image, cam, VARIANT))
+    there = np.array([frozenset(zip(c.cells, c.levels, strict=True)) in truth for c in places])
+    return p, there, patches
+
+
 def test_the_shipped_bridge_shape_network_tells_another_editions_bridges_from_the_other_places():
     """Every place the rules allow a bridge on the true tiles of a rendered variant photo: the two that
     stand there look surely like bridges to the network trained on the reference's shape alone, none
     of the others does; the reference's own bridge is asked of no network."""
-    garden = _bridge_garden()
-    photo = render_photo(garden, 20_060, tilt_deg=10.0, profile=VARIANT, **PLAIN)
-    model = piece_model.model_for("bridge", VARIANT)
-    assert piece_model.model_for("bridge", REFERENCE) is None
-    cam = Camera.from_dict(photo.truth["camera"])
-    surf = Surfaces(truth_tiles(photo.truth, VARIANT), VARIANT)
-    places = [c for c in candidates(surf) if c.kind == "bridge" and not c.hidden]
-    truth = {frozenset(d.cell_levels) for d in garden.decorations}
-    patches = [piece_model.bridge_patch(photo.image, cam, VARIANT, c.origin, c.angle_deg) for c in places]
+    p, there, patches = _shape_network_on_variant("bridge", _bridge_garden(), 20_060, 10.0)
     assert patches[0].shape == (*piece_model.BRIDGE_PX, 3)
-    p = model.on_patches(patches, board_gain(photo.image, cam, VARIANT))
-    there = np.array([frozenset(zip(c.cells, c.levels, strict=True)) in truth for c in places])
-    assert there.sum() == 2 and len(places) > 2
+    assert there.sum() == 2 and len(there) > 2
     assert p[there].min() >= decorations.decisions.SHAPE_SURE["bridge"][1]
     assert p[~there].max() < 0.5
 
@@ -194,17 +202,8 @@ def test_the_shipped_belvedere_shape_network_tells_another_editions_belvederes_f
     shape alone (cut as a statue's patch), none of the others does; the reference's own belvedere is
     asked of no network."""
     garden = _two_tiles("belvedere", (2, 2), (4, 5))
-    photo = render_photo(garden, 20_070, tilt_deg=12.0, profile=VARIANT, **PLAIN)
-    model = piece_model.model_for("belvedere", VARIANT)
-    assert piece_model.model_for("belvedere", REFERENCE) is None
-    cam = Camera.from_dict(photo.truth["camera"])
-    surf = Surfaces(truth_tiles(photo.truth, VARIANT), VARIANT)
-    places = [c for c in candidates(surf) if c.kind == "belvedere"]
-    truth = {frozenset(d.cell_levels) for d in garden.decorations}
-    patches = [decorations.decisions.piece_patch(photo.image, cam, VARIANT, c) for c in places]
-    p = model.on_patches(patches, board_gain(photo.image, cam, VARIANT))
-    there = np.array([frozenset(zip(c.cells, c.levels, strict=True)) in truth for c in places])
-    assert there.sum() == 2 and len(places) == 8
+    p, there, _ = _shape_network_on_variant("belvedere", garden, 20_070, 12.0)
+    assert there.sum() == 2 and len(there) == 8
     assert p[there].min() >= decorations.decisions.SHAPE_SURE["belvedere"][1]
     assert p[~there].max() < 0.5
 
