@@ -435,6 +435,21 @@ def test_a_glimpse_of_a_big_piece_over_a_sure_small_one_is_the_small_one(
     assert [kind for kind, _ in found] == [read]
 
 
+@pytest.mark.parametrize("kind", ["statue", "belvedere"])
+def test_no_piece_is_read_under_the_deck_of_a_bridge_read_above_it(
+    shot, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """The deck of a bridge hides the middle cell it spans from the camera; what looks like a statue
+    there (its printed icon, the terracotta arch) is the bridge (development 42064: a statue read under
+    one)."""
+    tiles = [PlacedTile(2, 2, 2), PlacedTile(2, 5, 2), PlacedTile(3, 4, 1)]
+    bridge = ((3, 3), (3, 4), (3, 5))
+    looks = {("bridge", bridge): (0.95, 1.0), (kind, ((3, 4),)): (1.0, 1.0)}
+    assert _read_with_looks(shot, monkeypatch, tiles, looks) == {("bridge", bridge)}
+    del looks[("bridge", bridge)]
+    assert _read_with_looks(shot, monkeypatch, tiles, looks) == {(kind, ((3, 4),))}
+
+
 def _read_with_looks(shot, monkeypatch, tiles, looks, symbols=None) -> set:
     """The pieces read (kind, cells) where each candidate named in ``looks`` {(kind, cells): (score,
     share in sight)} looks so, and every other looks like nothing (the statue model, which would look at

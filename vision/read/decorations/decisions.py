@@ -486,11 +486,14 @@ def read_decorations(
     cands = [c for c in cands if not on_sliver(c) or c in keep]
     found: list[DecorationFind] = []
     taken: set[tuple[Cell, int]] = set()
+    spanned: set[Cell] = set()  #: the middle cells of the bridges read (levels go from high to low)
     belvedere_tiles: set[int] = set()
 
     def take(ev: Evidence) -> None:
         c = ev.candidate
         taken.update(c.fields)
+        if c.kind == "bridge":
+            spanned.add(c.cells[1])
         hull = piece_hull(profile, c)
         outline = cam.project(_to_board(c, hull, ev.shift))
         scorer.occ.add_piece(c.level, outline)
@@ -619,7 +622,7 @@ def read_decorations(
                     continue
                 if c.hidden and not sure_enough_half_hidden(ev):
                     continue
-                if set(c.fields) & taken:
+                if set(c.fields) & taken or spanned.intersection(c.cells):
                     continue
                 if ev.visible < MIN_VISIBLE and not (ev.visible > 0 and under_belvedere(ev) or ev.glimpsed):
                     continue
