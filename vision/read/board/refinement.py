@@ -122,10 +122,13 @@ def frame_edge_points(
     return p[ok].reshape(-1, 2), nrm[ok].reshape(-1, 2), found[ok].reshape(-1, 2)
 
 
-def refine(gray: np.ndarray, H: np.ndarray, profile: Profile, fit_distortion: bool = True) -> BoardFit:
+def refine(
+    gray: np.ndarray, H: np.ndarray, profile: Profile, fit_distortion: bool = True, barrel: float = 0.0
+) -> BoardFit:
     """Fit the board homography and the radial distortion on every hole seen (centre to a fraction
     of a pixel) and on the inner edge of the frame line, robustly (outliers: holes half hidden by
-    pieces, clutter on the frame)."""
+    pieces, clutter on the frame). The fit starts from no distortion, or from ``barrel``: the
+    distortion's shift at the image's long side over that side (negative: barrel)."""
     b = profile.board
     centre = ((gray.shape[1] - 1) / 2, (gray.shape[0] - 1) / 2)
     to_board = cell_to_board(profile)
@@ -134,8 +137,8 @@ def refine(gray: np.ndarray, H: np.ndarray, profile: Profile, fit_distortion: bo
     slot_xy = np.array(b.pillar_slots, float)
     all_xy = np.vstack([hole_xy, slot_xy])
     all_cells = np.vstack([cells, np.full((len(slot_xy), 2), -1)])
-    kappa = 0.0
     scale = 1.0 / max(gray.shape)  # parameters are kept near unit size
+    kappa = barrel * scale**2 if fit_distortion else 0.0
     fit = None
     for _ in range(3):  # measure again around the refined prediction
         pred = distort(apply_h(H, all_xy), kappa, centre)
