@@ -123,12 +123,17 @@ def not_green(bgr: np.ndarray) -> np.ndarray:
     """See :class:`EdgeImage`: -100 (G - max(R, B)) / (max(R, G, B) - min(R, G, B)) of a white-balanced
     uint8 BGR image (the colourfulness floored at :data:`CHROMA_FLOOR` of the pixel's sum, so that grey
     and white pixels with a tint or noise stay near zero)."""
-    b8, g8, r8 = cv2.split(bgr)  # the extremes on 8 bits (exact), the ratio in float
+    b8, g8, r8 = cv2.split(bgr)  # the extremes and the sum on integers (exact), the ratio in float
     rb8 = cv2.max(r8, b8)
-    spread = cv2.subtract(cv2.max(g8, rb8), cv2.min(g8, cv2.min(r8, b8))).astype(np.float32)
-    b, g, r, rb = (x.astype(np.float32) for x in (b8, g8, r8, rb8))
-    floor = np.maximum(CHROMA_FLOOR * (b + g + r), CHROMA_MIN)
-    return (-100.0 * (g - rb) / np.maximum(spread, floor)).astype(np.float32)
+    spread = cv2.subtract(cv2.max(g8, rb8), cv2.min(g8, cv2.min(r8, b8)))
+    total = cv2.add(cv2.add(b8, g8, dtype=cv2.CV_16U), r8, dtype=cv2.CV_16U)
+    den = total.astype(np.float32)
+    den *= np.float32(CHROMA_FLOOR)
+    np.maximum(den, np.float32(CHROMA_MIN), out=den)
+    np.maximum(den, spread.astype(np.float32), out=den)
+    lead = cv2.subtract(g8, rb8, dtype=cv2.CV_16S).astype(np.float32)
+    lead *= np.float32(-100.0)
+    return np.divide(lead, den, out=lead)
 
 
 #: ``not_green`` of the garden green in most photos balanced on the board (the spec's print under
