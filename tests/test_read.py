@@ -842,6 +842,21 @@ def test_a_tile_read_one_cell_off_moves_where_what_lies_beyond_its_edges_agrees(
     assert shifted(2, 2) == [(2, 2)]
 
 
+def test_a_tile_is_not_moved_by_what_lies_beyond_its_edges_onto_fields_showing_no_green(tmp_path):
+    """A generated garden (seed 43088, its own photo's conditions, saved as PNG): the blue tile on
+    block (2, 3), level 1, shows two fields, both holding the end of a bridge, the other two under a
+    higher tile. The decks hide what lies beyond its edges, and one cell over, on (2, 4), its lines fit
+    as cleanly with the decks' ends where its print would end; but there its fields under the decks
+    show no green at all (:func:`tiles.bare_fields`), the move :func:`tiles.shift_off_bare` would
+    undo: the tile stays on its block, and both bridges are read."""
+    photo = render_photo(generate_garden(43088), 43088)
+    reading = read_photo(save_photo(photo, tmp_path / "bridges.png"))
+    placed = {(t.row, t.col, t.level) for t in reading.garden.tiles}
+    assert (2, 3, 1) in placed and (2, 4, 1) not in placed
+    bridges = {tuple(map(tuple, d.cells)) for d in reading.garden.decorations if d.kind == "bridge"}
+    assert bridges == {((2, 4), (2, 5), (2, 6)), ((3, 4), (3, 5), (3, 6))}
+
+
 def test_a_band_printed_in_the_paths_colour_does_not_count_against_a_tile(tmp_path):
     """The variant edition prints its white band ivory, the path's colour within 0.02: the print past a
     band edge cannot tell them apart, and must not make a white tile look like its neighbour."""

@@ -707,7 +707,9 @@ def shift_to_ends(
     the print past its edges cannot tell it from its neighbour) shows, beyond its paths and bands, the
     board where its next field should be green and green where it should have ended. Such a tile, seen
     by few edges, moves one cell over where a fit sees as many edges and what lies beyond them agrees
-    (:data:`ENDS_DOUBT`, :data:`ENDS_SURE`)."""
+    (:data:`ENDS_DOUBT`, :data:`ENDS_SURE`), and where it leaves no field bare (:func:`bare_fields`: the
+    move :func:`shift_off_bare` undoes; the decks of bridges from a tile's two fields in sight hide what
+    lies beyond its edges, and their ends agree one cell over, on the gap)."""
     out = list(finds)
     for i, f in enumerate(finds):
         if f.edges >= SURE_EDGES or f.inferred:
@@ -719,8 +721,9 @@ def shift_to_ends(
         if tilefit.ends_agree(img, cam, profile, f.row, f.col, here) >= ENDS_DOUBT * here.inliers:
             continue
 
-        def good(moved: TileFind, fit: LevelFit) -> bool:
-            return tilefit.ends_agree(img, cam, profile, moved.row, moved.col, fit) >= ENDS_SURE * fit.inliers
+        def good(moved: TileFind, fit: LevelFit, mask: np.ndarray = mask) -> bool:
+            agree = tilefit.ends_agree(img, cam, profile, moved.row, moved.col, fit)
+            return agree >= ENDS_SURE * fit.inliers and not bare_fields(img, cam, profile, moved, mask)
 
         steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
         best = _moved(img, cam, profile, f, out, steps, mask, good, min_inliers=here.inliers - 1)
