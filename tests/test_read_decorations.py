@@ -377,6 +377,28 @@ def test_the_tile_implied_goes_where_higher_tiles_hide_the_rest_of_it() -> None:
     assert implied_by_pieces(crowded, [((4, 3), 1)]) == []
 
 
+def test_the_tile_implied_goes_where_its_other_field_in_sight_shows_green() -> None:
+    """The piece's cell (2, 2) on level 1: block (1, 1) leaves the most of a tile under the higher
+    tiles read, but where the photo shows a garden green no tile read explains on (3, 2), a field in
+    sight of block (2, 1), the tile is there (seen by too little of that field to be read from it)."""
+    finds = [
+        TileFind(0, 1, 3, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (0, 1), (0, 2), (1, 1), (1, 2)
+        TileFind(2, 0, 2, 0.0, {}, 20, (0.0, 0.0, 0.0)),  # over (2, 0), (2, 1), (3, 0), (3, 1)
+    ]
+    piece = ((2, 2), 1)
+    (hidden,) = implied_by_pieces(finds, [piece])
+    assert (hidden.row, hidden.col) == (1, 1)
+
+    def shows_green(tile: TileFind) -> list[tuple[int, int]]:
+        return [cell for cell in tile.cells if cell in {(3, 2), (1, 1)}]  # (1, 1): under a higher tile
+
+    (seen,) = implied_by_pieces(finds, [piece], None, shows_green)
+    assert (seen.row, seen.col, seen.level) == (2, 1, 1)
+    # green on the piece's own cell says nothing of the block
+    (same,) = implied_by_pieces(finds, [piece], None, lambda tile: [(2, 2)])
+    assert (same.row, same.col) == (1, 1)
+
+
 def test_pieces_side_by_side_on_fields_not_read_imply_one_tile_under_both() -> None:
     """The feet of two stairs on (6, 5) and (7, 5), level 1, where no tile was read: one tile holds both
     (a tile for the first alone, on the block hiding the most of it, would leave the second none)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -58,7 +59,9 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     def read(tiles_read: list[tiles.TileFind]) -> PiecesReading:
         return read_pieces(img, cam, tiles_read, profile, gain, tile_gain, glimpsed)
 
-    pieces, with_implied = pieces_and_implied_tiles(read, finds, glimpsed)
+    pieces, with_implied = pieces_and_implied_tiles(
+        read, finds, glimpsed, unexplained_green(edge_img, cam, printed, finds)
+    )
     if len(with_implied) > len(finds):
         finds = with_implied
         lab = band_lab(img, cam, profile, finds, band_gain)
@@ -203,21 +206,42 @@ def pieces_and_implied_tiles(
     read: Callable[[list[tiles.TileFind]], PiecesReading],
     finds: list[tiles.TileFind],
     glimpsed: Mapping[tuple[tuple[int, int], int], tuple[int, int]],
+    shows_green: Callable[[tiles.TileFind], list[tuple[int, int]]] | None = None,
 ) -> tuple[PiecesReading, list[tiles.TileFind]]:
     """The pieces ``read`` on the tiles ``finds``, and ``finds`` with the tiles those pieces imply
-    (:func:`tiles.implied_by_pieces`). Where some are implied, the pieces are read again with them: a
-    piece none of whose fields is on a tile read (a fountain from such a tile to one under a higher
-    tile) had no place to stand before. The second reading is kept only where it keeps every piece of
-    the first, and then the tiles its own pieces imply are added too."""
+    (:func:`tiles.implied_by_pieces`, told by ``glimpsed`` and ``shows_green``). Where some are
+    implied, the pieces are read again with them: a piece none of whose fields is on a tile read (a
+    fountain from such a tile to one under a higher tile) had no place to stand before. The second
+    reading is kept only where it keeps every piece of the first, and then the tiles its own pieces
+    imply are added too."""
     pieces = read(finds)
-    implied = tiles.implied_by_pieces(finds, _fields(pieces), glimpsed)
+    implied = tiles.implied_by_pieces(finds, _fields(pieces), glimpsed, shows_green)
     if not implied:
         return pieces, finds
     finds = finds + implied
     again = read(finds)
     if set(pieces.decorations) <= set(again.decorations):
-        return again, finds + tiles.implied_by_pieces(finds, _fields(again), glimpsed)
+        return again, finds + tiles.implied_by_pieces(finds, _fields(again), glimpsed, shows_green)
     return pieces, finds
+
+
+def unexplained_green(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[tiles.TileFind]
+) -> Callable[[tiles.TileFind], list[tuple[int, int]]]:
+    """:func:`tiles.green_fields` past everything the tiles ``finds`` cover in the photo (the green
+    there is theirs), the mask made once, when first asked."""
+
+    @cache
+    def explained() -> np.ndarray:
+        mask = np.zeros(img.shape, np.uint8)
+        for f in finds:
+            tiles.hide(mask, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
+        return mask
+
+    def shows_green(tile: tiles.TileFind) -> list[tuple[int, int]]:
+        return tiles.green_fields(img, cam, profile, tile, explained())
+
+    return shows_green
 
 
 def _fields(pieces: PiecesReading) -> list[tuple[tuple[int, int], int]]:

@@ -34,7 +34,7 @@ the piece, and tell which block the tile is on.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -89,6 +89,9 @@ WHOLE_EDGES, WHOLE_COST = 32, 0.5
 #: a field of a tile read whose ring shows this many samples (of 9), none green, is bare
 #: (:func:`bare_fields`)
 BARE_SEEN = 7
+#: a field whose ring shows this many samples of green (of 9) that no tile read explains shows a tile's
+#: field there (:func:`green_fields`)
+FIELD_GREEN = 3
 LATE_GREEN = 8  #: field samples of unexplained green that propose a block's level late (of 36)
 #: the table seen this far past the board's edges (mm) tells a green table; it is green where this share
 #: of it is (of at least this many points in the photo)
@@ -594,25 +597,49 @@ def solve(
     return [f for f in found if f.level <= TOP_LEVEL]
 
 
+def _field_rings(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, f: TileFind
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pixels (N, 2) of tile ``f``'s garden ring samples (:func:`field_samples`, 9 a field) and the
+    field (0..3, row-major in the tile) of each; None where the tile is not wholly in the photo."""
+    local = field_samples(profile)
+    pose = np.array([profile.tile_top_z(f.level), *f.placement[:2], np.radians(f.placement[2])])
+    uv = np.round(cam.project(tilefit._board_points(profile, f.row, f.col, pose, local))).astype(int)
+    if not in_image(uv, img.shape).all():
+        return None
+    return uv, (local[:, 1] > 0).astype(int) * 2 + (local[:, 0] > 0)
+
+
 def bare_fields(
     img: tilefit.EdgeImage, cam: Camera, profile: Profile, f: TileFind, hidden: np.ndarray
 ) -> list[tuple[int, int]]:
     """The fields (row, column offsets in the tile) of a tile read whose garden ring is in view (all but
     a little of it clear of ``hidden``, the tiles above) and shows no green at all: the tile is not there
     (or a piece hides the ring: the caller asks for a better explanation before it drops the tile)."""
-    local = field_samples(profile)
-    pose = np.array([profile.tile_top_z(f.level), *f.placement[:2], np.radians(f.placement[2])])
-    uv = np.round(cam.project(tilefit._board_points(profile, f.row, f.col, pose, local))).astype(int)
-    if not in_image(uv, img.shape).all():
+    rings = _field_rings(img, cam, profile, f)
+    if rings is None:
         return []
+    uv, field_of = rings
     seen = hidden[uv[:, 1], uv[:, 0]] == 0
     green = img.not_green[uv[:, 1], uv[:, 0]] <= tilefit.GREEN_MAX
-    field_of = (local[:, 1] > 0).astype(int) * 2 + (local[:, 0] > 0)
     return [
         (i // 2, i % 2)
         for i in range(4)
         if seen[field_of == i].sum() >= BARE_SEEN and not green[field_of == i].any()
     ]
+
+
+def green_fields(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, f: TileFind, hidden: np.ndarray
+) -> list[tuple[int, int]]:
+    """The cells of tile ``f``'s fields whose garden ring shows green (:data:`FIELD_GREEN` samples at
+    least) past ``hidden`` (what the tiles read cover in the photo: green there is theirs)."""
+    rings = _field_rings(img, cam, profile, f)
+    if rings is None:
+        return []
+    uv, field_of = rings
+    green = (hidden[uv[:, 1], uv[:, 0]] == 0) & (img.not_green[uv[:, 1], uv[:, 0]] <= tilefit.GREEN_MAX)
+    return [(f.row + i // 2, f.col + i % 2) for i in range(4) if green[field_of == i].sum() >= FIELD_GREEN]
 
 
 def _covered_above(
@@ -800,14 +827,18 @@ def implied_by_pieces(
     finds: list[TileFind],
     fields: Iterable[tuple[tuple[int, int], int]],
     glimpses: Mapping[tuple[tuple[int, int], int], tuple[int, int]] | None = None,
+    shows_green: Callable[[TileFind], Collection[tuple[int, int]]] | None = None,
 ) -> list[TileFind]:
     """The tiles that pieces found on ``fields`` ((cell, level) each) stand on where no tile was read,
     the cell in sight from above (a low tile whose one field in sight holds a fountain's half or the
     foot of stairs shows too little of its own lines to be read). Each goes on the block whose lines
     showed round the piece (``glimpses``, :func:`glimpsed`), else on the block that holds the cell and
     the most other fields of ``fields`` on its level (the feet of two stairs side by side stand on one
-    tile), then leaves the most of the tile under higher tiles read, as the rules allow beside those
-    read (a tile read on its edges would have shown any other field in sight)."""
+    tile), else the most fields in sight from above that show a garden green no tile read explains
+    (``shows_green``: a tile's cells whose rings show it, :func:`green_fields`; its other field in
+    sight, without a piece, was too little to read it by), then leaves the most of the tile under
+    higher tiles read, as the rules allow beside those read (a tile read on its edges would have shown
+    any other field in sight)."""
     glimpses = glimpses or {}
     top = top_of(finds)
     out: list[TileFind] = []
@@ -825,10 +856,14 @@ def implied_by_pieces(
                 cells = block_cells(r, c)
                 shared = sum((x, level) in wanted for x in cells)
                 lines = glimpses.get((cell, level)) == (r, c)
-                options.append((lines, shared, sum(int(top[x] > level) for x in cells), (r, c)))
+                green = 0
+                if shows_green is not None:
+                    tile = TileFind(r, c, level, 0.0, {}, 0, (0.0, 0.0, 0.0), inferred=True)
+                    green = sum(x != cell and top[x] < level for x in shows_green(tile))
+                options.append((lines, shared, green, sum(int(top[x] > level) for x in cells), (r, c)))
         if not options:
             continue
-        _, _, hidden, (r, c) = max(options)
+        _, _, _, hidden, (r, c) = max(options)
         log.debug("tile %s level %d implied by a piece on %s (%d fields hidden)", (r, c), level, cell, hidden)
         out.append(TileFind(r, c, level, 0.0, {level: 0.0}, 0, (0.0, 0.0, 0.0), inferred=True))
     return out
