@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -60,7 +59,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
         return read_pieces(img, cam, tiles_read, profile, gain, tile_gain, glimpsed)
 
     pieces, with_implied = pieces_and_implied_tiles(
-        read, finds, glimpsed, unexplained_green(edge_img, cam, printed, finds)
+        read, finds, glimpsed, tiles.unexplained_green(edge_img, cam, printed, finds)
     )
     if len(with_implied) > len(finds):
         finds = with_implied
@@ -223,25 +222,6 @@ def pieces_and_implied_tiles(
     if set(pieces.decorations) <= set(again.decorations):
         return again, finds + tiles.implied_by_pieces(finds, _fields(again), glimpsed, shows_green)
     return pieces, finds
-
-
-def unexplained_green(
-    img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[tiles.TileFind]
-) -> Callable[[tiles.TileFind], list[tuple[int, int]]]:
-    """:func:`tiles.green_fields` past everything the tiles ``finds`` cover in the photo (the green
-    there is theirs), the mask made once, when first asked."""
-
-    @cache
-    def explained() -> np.ndarray:
-        mask = np.zeros(img.shape, np.uint8)
-        for f in finds:
-            tiles.hide(mask, tiles.tile_polygon(cam, profile, f.row, f.col, f.level, f.placement))
-        return mask
-
-    def shows_green(tile: tiles.TileFind) -> list[tuple[int, int]]:
-        return tiles.green_fields(img, cam, profile, tile, explained())
-
-    return shows_green
 
 
 def _fields(pieces: PiecesReading) -> list[tuple[tuple[int, int], int]]:

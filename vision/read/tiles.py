@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 
 import cv2
 import numpy as np
@@ -642,6 +643,22 @@ def green_fields(
     return [(f.row + i // 2, f.col + i % 2) for i in range(4) if green[field_of == i].sum() >= FIELD_GREEN]
 
 
+def unexplained_green(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[TileFind]
+) -> Callable[[TileFind], list[tuple[int, int]]]:
+    """:func:`green_fields` past everything the tiles ``finds`` cover in the photo (the green there is
+    theirs: :func:`_covered_above` level 0), the mask made once, when first asked."""
+
+    @cache
+    def explained() -> np.ndarray:
+        return _covered_above(cam, profile, finds, 0, img.shape)
+
+    def shows_green(tile: TileFind) -> list[tuple[int, int]]:
+        return green_fields(img, cam, profile, tile, explained())
+
+    return shows_green
+
+
 def _covered_above(
     cam: Camera, profile: Profile, finds: Iterable[TileFind], level: int, shape: tuple[int, int]
 ) -> np.ndarray:
@@ -835,7 +852,7 @@ def implied_by_pieces(
     showed round the piece (``glimpses``, :func:`glimpsed`), else on the block that holds the cell and
     the most other fields of ``fields`` on its level (the feet of two stairs side by side stand on one
     tile), else the most fields in sight from above that show a garden green no tile read explains
-    (``shows_green``: a tile's cells whose rings show it, :func:`green_fields`; its other field in
+    (``shows_green``: a tile's cells whose rings show it, :func:`unexplained_green`; its other field in
     sight, without a piece, was too little to read it by), then leaves the most of the tile under
     higher tiles read, as the rules allow beside those read (a tile read on its edges would have shown
     any other field in sight)."""
