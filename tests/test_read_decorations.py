@@ -474,14 +474,17 @@ def test_no_piece_is_read_under_the_deck_of_a_bridge_read_above_it(
 
 def _read_with_looks(shot, monkeypatch, tiles, looks, symbols=None) -> set:
     """The pieces read (kind, cells) where each candidate named in ``looks`` {(kind, cells): (score,
-    share in sight)} looks so, and every other looks like nothing (the statue model, which would look at
-    the photo itself, is not asked)."""
+    share in sight)} looks so (or {(kind, cells, levels): ...}, on those levels only), and every other
+    looks like nothing (the statue model, which would look at the photo itself, is not asked)."""
     import vision.read.decorations as deco
 
     photo, cam, _ = shot
 
+    def look(c):
+        return looks.get((c.kind, c.cells, c.levels), looks.get((c.kind, c.cells), (0.0, 1.0)))
+
     def evidence(self, cs, shifts=()):
-        return [deco.Evidence(c, *looks.get((c.kind, c.cells), (0.0, 1.0))) for c in cs]
+        return [deco.Evidence(c, *look(c)) for c in cs]
 
     monkeypatch.setattr(deco.Scorer, "evidence", evidence)
     monkeypatch.setattr(deco.decisions, "_second_opinion", lambda *a: None)
@@ -559,25 +562,41 @@ def test_stairs_up_from_a_bare_cell_do_not_doubt_a_statue(shot, monkeypatch: pyt
         assert _read_with_looks(shot, monkeypatch, tiles, looks) == read
 
 
+@pytest.mark.parametrize("kind", ["fountain", "bridge"])
 @pytest.mark.parametrize(
     ("level", "below", "score", "read"),
     [(1, False, 0.97, True), (1, False, 0.9, False), (2, False, 0.97, False), (2, True, 0.97, True)],
 )
-def test_a_sure_fountain_half_on_a_tile_not_read_needs_no_green_round_it(
-    shot, monkeypatch: pytest.MonkeyPatch, level: int, below: bool, score: float, read: bool
+def test_a_sure_piece_half_on_a_tile_not_read_needs_no_green_round_it(
+    shot, monkeypatch: pytest.MonkeyPatch, kind: str, level: int, below: bool, score: float, read: bool
 ) -> None:
-    """A fountain's basin covers the ring round its field that garden green is looked for on: a fountain
-    with a field on a tile not read is read without that green where it looks surely itself (dev seeds
-    43016, 43039: a low tile's one field in sight under the fountain), on level 1 or over a tile read a
-    level lower (dev seed 41084: glare on the bare board beside a level-4 tile implied a tile over
-    nothing read)."""
+    """A fountain's basin or a bridge's deck covers the ring round its field that garden green is looked
+    for on: such a piece with a field on a tile not read is read without that green where it looks
+    surely itself (dev seeds 43016, 43039: a low tile's one field in sight under the fountain; 41011: a
+    bridge's far end on a low tile the higher tile in front hides in the photo), on level 1 or over a
+    tile read a level lower (dev seed 41084: glare on the bare board beside a level-4 tile implied a
+    tile over nothing read)."""
     import vision.read.decorations as deco
 
     monkeypatch.setattr(deco.Scorer, "green_seen", lambda self, field: 0)
-    tiles = [PlacedTile(2, 2, level)] + ([PlacedTile(2, 4, level - 1)] if below else [])
-    fountain = ("fountain", ((2, 3), (2, 4)))
-    got = _read_with_looks(shot, monkeypatch, tiles, {fountain: (score, 1.0)})
-    assert (fountain in got) == read
+    near = (2, 2) if kind == "fountain" else (2, 1)
+    tiles = [PlacedTile(*near, level)] + ([PlacedTile(2, 4, level - 1)] if below else [])
+    piece = (kind, ((2, 3), (2, 4)) if kind == "fountain" else ((2, 2), (2, 3), (2, 4)))
+    got = _read_with_looks(shot, monkeypatch, tiles, {piece: (score, 1.0)})
+    assert (piece in got) == read
+
+
+@pytest.mark.parametrize(("stairs", "read"), [(1.0, "stairs"), (0.8, "fountain")])
+def test_a_piece_half_on_a_hidden_tile_gives_way_to_one_seen_whole_that_looks_more_itself(
+    shot, monkeypatch: pytest.MonkeyPatch, stairs: float, read: str
+) -> None:
+    """A fountain with one field on a tile hidden under a higher one (none read there) and stairs seen
+    whole from the same field up to that higher tile: the stairs, where they look more themselves (dev
+    seed 43096: the stairs' grey treads read as a sure fountain, 36% in sight, under the tile)."""
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(2, 4, 2)]
+    pieces = {"fountain": ("fountain", ((2, 3), (2, 4))), "stairs": ("stairs", ((2, 3), (2, 4)))}
+    looks = {(*pieces["fountain"], (1, 1)): (0.9, 0.4), pieces["stairs"]: (stairs, 1.0)}
+    assert _read_with_looks(shot, monkeypatch, tiles, looks) == {pieces[read]}
 
 
 @pytest.mark.parametrize(
