@@ -857,6 +857,20 @@ def test_a_tile_is_not_moved_by_what_lies_beyond_its_edges_onto_fields_showing_n
     assert bridges == {((2, 4), (2, 5), (2, 6)), ((3, 4), (3, 5), (3, 6))}
 
 
+def test_a_tile_read_one_cell_off_moves_back_where_its_lines_fit_closely_past_a_hands_reach(tmp_path):
+    """A generated garden of the variant edition (seed 720036, its own photo's conditions, saved as
+    PNG): the white tile on block (0, 3), level 1, holds a piece on each of its four fields, and its
+    ivory band looks like the path; it is read one cell over, on (0, 4), where field (0, 5) shows the
+    bare board. Back on its block its lines fit closely by many edges, but further from the block than
+    a hand puts a tile: the camera is as far off along that row, and the tile moves back."""
+    from vision.profile import VARIANT
+
+    photo = render_photo(generate_garden(720036), 720036, VARIANT)
+    reading = read_photo(save_photo(photo, tmp_path / "variant.png"), VARIANT)
+    placed = {(t.row, t.col, t.level) for t in reading.garden.tiles}
+    assert (0, 3, 1) in placed and (0, 4, 1) not in placed
+
+
 def test_a_band_printed_in_the_paths_colour_does_not_count_against_a_tile(tmp_path):
     """The variant edition prints its white band ivory, the path's colour within 0.02: the print past a
     band edge cannot tell them apart, and must not make a white tile look like its neighbour."""
