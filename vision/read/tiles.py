@@ -69,10 +69,10 @@ SLID_SLACK_MM = 1.0
 SIDES_SHARE = 0.9  #: ... on this share of its edges
 #: a tile moved one cell over (:func:`_moved`) where its lines fit as no neighbour's could
 #: (:func:`_well_seen`) may sit this much further still: the camera is off by as much in places (variant
-#: development photo 720036: the tiles along the far row all fit 2.5 mm right of where a hand put them;
-#: a white tile read one cell off, leaving a field of bare board, fit 27 of 27 edges one cell back but
-#: 3.5 mm off its block, and stayed off). At stop 54 the only photo of the 500 development and 100
-#: variant development photos read otherwise
+#: development photo 720036: the two tiles of the far row fit 2.3 and 2.5 mm right of where a hand put
+#: them; the white one, read one cell off, leaving a field of bare board, fit 27 of 27 edges one cell
+#: back but 3.5 mm off its block, and stayed off). At stop 54 the only photo of the 500 development
+#: and 100 variant development photos read otherwise
 MOVED_SLACK_MM = 2.0
 MIN_INLIER_SHARE = 0.5  #: of the edges found, the share on the tile's lines
 STRICT_INLIER_SHARE, STRICT_COST = 0.75, 0.8  #: the same for a tile seen by a few edges only
@@ -689,9 +689,10 @@ def _moved(
     min_inliers: int = 0,
 ) -> TileFind | None:
     """Tile ``f`` moved one cell over (``moves``: row and column steps): of the blocks where nothing read
-    (``others``) rules it out, its lines fit cleanly past ``mask`` and ``good`` (the moved tile, its fit)
-    holds, the one with the most edges on its lines (more than ``min_inliers``), with the levels ``f``
-    was tried on tried there too (how sure its level is). None: no such block."""
+    (``others``) rules it out, its lines fit cleanly past ``mask`` (placed by a hand, or, fitting as no
+    neighbour's lines could, up to :data:`MOVED_SLACK_MM` further) and ``good`` (the moved tile, its
+    fit) holds, the one with the most edges on its lines (more than ``min_inliers``), with the levels
+    ``f`` was tried on tried there too (how sure its level is). None: no such block."""
     best: TileFind | None = None
     best_inliers = min_inliers
     for dr, dc in moves:
