@@ -886,15 +886,19 @@ def implied_by_pieces(
                 lines = glimpses.get((cell, level)) == (r, c)
                 green = 0
                 if shows_green is not None:
-                    tile = TileFind(r, c, level, 0.0, {}, 0, (0.0, 0.0, 0.0), inferred=True)
-                    green = sum(x != cell and top[x] < level for x in shows_green(tile))
+                    green = sum(x != cell and top[x] < level for x in shows_green(_inferred(r, c, level)))
                 options.append((lines, shared, green, sum(int(top[x] > level) for x in cells), (r, c)))
         if not options:
             continue
         _, _, _, hidden, (r, c) = max(options)
         log.debug("tile %s level %d implied by a piece on %s (%d fields hidden)", (r, c), level, cell, hidden)
-        out.append(TileFind(r, c, level, 0.0, {level: 0.0}, 0, (0.0, 0.0, 0.0), inferred=True))
+        out.append(_inferred(r, c, level))
     return out
+
+
+def _inferred(row: int, col: int, level: int) -> TileFind:
+    """A tile not read but inferred on a block and level, placed where a hand puts it unmoved."""
+    return TileFind(row, col, level, 0.0, {level: 0.0}, 0, (0.0, 0.0, 0.0), inferred=True)
 
 
 def observations(
