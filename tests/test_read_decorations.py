@@ -590,13 +590,33 @@ def test_a_sure_piece_half_on_a_tile_not_read_needs_no_green_round_it(
 def test_a_piece_half_on_a_hidden_tile_gives_way_to_one_seen_whole_that_looks_more_itself(
     shot, monkeypatch: pytest.MonkeyPatch, stairs: float, read: str
 ) -> None:
-    """A fountain with one field on a tile hidden under a higher one (none read there) and stairs seen
-    whole from the same field up to that higher tile: the stairs, where they look more themselves (dev
-    seed 43096: the stairs' grey treads read as a sure fountain, 36% in sight, under the tile)."""
-    tiles = [PlacedTile(2, 2, 1), PlacedTile(2, 4, 2)]
-    pieces = {"fountain": ("fountain", ((2, 3), (2, 4))), "stairs": ("stairs", ((2, 3), (2, 4)))}
-    looks = {(*pieces["fountain"], (1, 1)): (0.9, 0.4), pieces["stairs"]: (stairs, 1.0)}
-    assert _read_with_looks(shot, monkeypatch, tiles, looks) == {pieces[read]}
+    """A fountain with one field on a tile hidden under a higher one (none read there; a belvedere over
+    it, the higher tile's corner the fountain keeps a pillar off) and stairs seen whole from the same
+    field up to another tile: the stairs, where they look more themselves (dev seed 43096: the stairs'
+    grey treads read as a sure fountain, 36% in sight, under the tile)."""
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(1, 4, 2), PlacedTile(0, 2, 2)]
+    pieces = {"fountain": ("fountain", ((2, 3), (2, 4))), "stairs": ("stairs", ((2, 3), (1, 3)))}
+    dome = ("belvedere", ((2, 4),))
+    looks = {(*pieces["fountain"], (1, 1)): (0.9, 0.4), pieces["stairs"]: (stairs, 1.0), dome: (1.0, 1.0)}
+    assert _read_with_looks(shot, monkeypatch, tiles, looks) == {pieces[read], dome}
+
+
+@pytest.mark.parametrize("kind", ["stairs", "fountain"])
+@pytest.mark.parametrize("belvedere", [True, False])
+def test_a_piece_under_a_higher_tile_is_read_only_below_a_belvedere(
+    shot, monkeypatch: pytest.MonkeyPatch, kind: str, belvedere: bool
+) -> None:
+    """A piece is no pillar (a statue aside): the lowest tile over a field of one rests on nothing there,
+    its one unsupported corner, which carries a belvedere (spec 1.1). A piece half under a higher tile
+    is read only where that belvedere is (dev seed 44001: stairs seen surely up to a field under a
+    level-3 tile whose belvedere stands on another corner)."""
+    low = 1 if kind == "stairs" else 0  # stairs climb to a level-2 tile, a fountain joins two level-1 ones
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(2, 4, 1 + low), PlacedTile(1, 4, 2 + low)]
+    piece = (kind, ((2, 3), (2, 4)))
+    dome = ("belvedere", ((2, 4),))
+    looks = {(*piece, (1, 1 + low)): (1.0, 1.0)} | ({dome: (1.0, 1.0)} if belvedere else {})
+    got = _read_with_looks(shot, monkeypatch, tiles, looks)
+    assert got == ({piece, dome} if belvedere else set())
 
 
 @pytest.mark.parametrize(
@@ -691,10 +711,12 @@ def test_stairs_with_a_hidden_foot_up_to_their_symbol(
     shot, monkeypatch: pytest.MonkeyPatch, score: float, symbol: str | None, read: bool
 ) -> None:
     """Stairs whose lower field is on a tile hidden under a higher one imply that tile, so they must look
-    surely themselves, unless the free field they climb to shows the stairs' symbol."""
+    surely themselves, unless the free field they climb to shows the stairs' symbol. (The higher tile
+    carries a belvedere over the foot: the stairs keep a pillar off that corner.)"""
     tiles = [PlacedTile(2, 2, 2), PlacedTile(0, 2, 3)]  # the foot's level-1 tile under the level-3 one
     piece = ("stairs", ((1, 2), (2, 2)))
-    got = _read_with_looks(shot, monkeypatch, tiles, {piece: (score, 0.5)}, {((2, 2), 2): (symbol, 1.0)})
+    looks = {piece: (score, 0.5), ("belvedere", ((1, 2),)): (1.0, 1.0)}
+    got = _read_with_looks(shot, monkeypatch, tiles, looks, {((2, 2), 2): (symbol, 1.0)})
     assert (piece in got) == read
 
 

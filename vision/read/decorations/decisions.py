@@ -542,12 +542,21 @@ def read_decorations(
         """:data:`STAIRS_SIGN` for stairs climbing to a field read as showing their symbol, else 0."""
         return STAIRS_SIGN if climbs_to_sign(e.candidate) else 0.0
 
+    def belvedere_over(cell: Cell, level: int) -> bool:
+        """Whether a belvedere was read over ``cell`` on a tile above ``level``."""
+        return any(f.kind == "belvedere" and f.cells[0] == cell and f.levels[0] > level for f in found)
+
     def below_belvedere(c: Candidate) -> bool:
         """Whether a belvedere was read on a tile above one of ``c``'s fields."""
-        return any(
-            f.kind == "belvedere" and f.cells[0] == cell and f.levels[0] > level
-            for cell, level in c.fields
-            for f in found
+        return any(belvedere_over(cell, level) for cell, level in c.fields)
+
+    def carried_over(c: Candidate) -> bool:
+        """Whether every cell of ``c`` under a higher tile read has a belvedere read over it. A piece
+        is no pillar (a statue aside, spec 1.1), so the lowest tile over it rests on nothing there:
+        that is its one unsupported corner, which carries a belvedere."""
+        return all(
+            surf.seen(cell, level) or belvedere_over(cell, level)
+            for cell, level in zip(c.cells, c.levels, strict=True)
         )
 
     def under_belvedere(ev: Evidence) -> bool:
@@ -652,6 +661,8 @@ def read_decorations(
                 if ev.visible < MIN_VISIBLE and not (ev.visible > 0 and under_belvedere(ev) or ev.glimpsed):
                     continue
                 if c.hidden and outshone(ev, at_level):
+                    continue
+                if kind != "statue" and not carried_over(c):
                     continue
                 if kind == "statue" and ev.score < STATUE_UNDER_STAIRS and stairs_sure(c.fields[0], sure):
                     continue
