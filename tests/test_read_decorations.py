@@ -399,6 +399,24 @@ def test_the_tile_implied_goes_where_its_other_field_in_sight_shows_green() -> N
     assert (same.row, same.col) == (1, 1)
 
 
+def test_no_tile_is_implied_where_its_other_field_in_sight_shows_the_board() -> None:
+    """Stairs read on (7, 5), level 1, beside a level-2 tile: the tile they imply would hide two fields
+    under that tile on block (6, 5), but its field (6, 5), in sight from above with no piece on it, shows
+    the board's print and no green (dev seed 44044: the stairs were the tile's side and the board).
+    No tile is implied there, nor on block (6, 4), which holds that field too. Board seen under a higher
+    tile, or on the piece's own field, says nothing."""
+    finds = [TileFind(6, 6, 2, 0.0, {}, 20, (0.0, 0.0, 0.0))]  # over (6, 6), (6, 7), (7, 6), (7, 7)
+    piece = ((7, 5), 1)
+
+    def board_on(*cells: tuple[int, int]):
+        return lambda tile: [cell for cell in tile.cells if cell in cells]
+
+    assert implied_by_pieces(finds, [piece], None, None, board_on((6, 5))) == []
+    for says_nothing in ((6, 6), (7, 5)):
+        (tile,) = implied_by_pieces(finds, [piece], None, None, board_on(says_nothing))
+        assert (tile.row, tile.col, tile.level) == (6, 5, 1)
+
+
 def test_pieces_side_by_side_on_fields_not_read_imply_one_tile_under_both() -> None:
     """The feet of two stairs on (6, 5) and (7, 5), level 1, where no tile was read: one tile holds both
     (a tile for the first alone, on the block hiding the most of it, would leave the second none)."""

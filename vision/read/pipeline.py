@@ -59,7 +59,11 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
         return read_pieces(img, cam, tiles_read, profile, gain, tile_gain, glimpsed)
 
     pieces, with_implied = pieces_and_implied_tiles(
-        read, finds, glimpsed, tiles.unexplained_green(edge_img, cam, printed, finds)
+        read,
+        finds,
+        glimpsed,
+        tiles.unexplained_green(edge_img, cam, printed, finds),
+        tiles.board_in_sight(edge_img, cam, printed, finds),
     )
     if len(with_implied) > len(finds):
         finds = with_implied
@@ -206,6 +210,7 @@ def pieces_and_implied_tiles(
     finds: list[tiles.TileFind],
     glimpsed: Mapping[tuple[tuple[int, int], int], tuple[int, int]],
     shows_green: Callable[[tiles.TileFind], list[tuple[int, int]]] | None = None,
+    shows_board: Callable[[tiles.TileFind], list[tuple[int, int]]] | None = None,
 ) -> tuple[PiecesReading, list[tiles.TileFind]]:
     """The pieces ``read`` on the tiles ``finds``, and ``finds`` with the tiles those pieces imply
     (:func:`tiles.implied_by_pieces`, told by ``glimpsed`` and ``shows_green``). Where some are
@@ -214,13 +219,15 @@ def pieces_and_implied_tiles(
     reading is kept only where it keeps every piece of the first, and then the tiles its own pieces
     imply are added too."""
     pieces = read(finds)
-    implied = tiles.implied_by_pieces(finds, _fields(pieces), glimpsed, shows_green)
+    implied = tiles.implied_by_pieces(finds, _fields(pieces), glimpsed, shows_green, shows_board)
     if not implied:
         return pieces, finds
     finds = finds + implied
     again = read(finds)
     if set(pieces.decorations) <= set(again.decorations):
-        return again, finds + tiles.implied_by_pieces(finds, _fields(again), glimpsed, shows_green)
+        return again, finds + tiles.implied_by_pieces(
+            finds, _fields(again), glimpsed, shows_green, shows_board
+        )
     return pieces, finds
 
 

@@ -97,6 +97,14 @@ WHOLE_EDGES, WHOLE_COST = 32, 0.5
 #: a field of a tile read whose ring shows this many samples (of 9), none green, is bare
 #: (:func:`bare_fields`)
 BARE_SEEN = 7
+#: a tile a piece implies is not on a block where a field in sight from above, without a piece read
+#: on it, shows this many samples of its ring (of 9) in sight (:func:`board_in_sight`) ...
+IMPLIED_BARE_SEEN = 5
+#: ... all as far from green as the board's sand (``not_green`` this much at least). Dev 44044: stairs
+#: read on bare board beside a level-2 tile implied a level-1 tile whose other field in sight showed 6
+#: samples of sand (32-42); on 41025's bare cells the sand read 23-33, where a washed-out photo's pale
+#: garden green and plaques read 1-35 (with "no sample green" alone, its true tile was not implied)
+BOARD_NOT_GREEN = 15.0
 #: a field whose ring shows this many samples of green (of 9) that no tile read explains shows a tile's
 #: field there (:func:`green_fields`)
 FIELD_GREEN = 3
@@ -666,6 +674,29 @@ def unexplained_green(
     return shows_green
 
 
+def board_in_sight(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, finds: list[TileFind]
+) -> Callable[[TileFind], list[tuple[int, int]]]:
+    """The cells of a tile's fields whose garden ring shows :data:`IMPLIED_BARE_SEEN` samples or more
+    past the tiles ``finds`` above it, each of them as far from green as the board's sand
+    (:data:`BOARD_NOT_GREEN`): the photo shows no tile there."""
+
+    def shows_board(tile: TileFind) -> list[tuple[int, int]]:
+        rings = _field_rings(img, cam, profile, tile)
+        if rings is None:
+            return []
+        uv, field_of = rings
+        seen = _covered_above(cam, profile, finds, tile.level, img.shape)[uv[:, 1], uv[:, 0]] == 0
+        sandy = img.not_green[uv[:, 1], uv[:, 0]] >= BOARD_NOT_GREEN
+        return [
+            (tile.row + i // 2, tile.col + i % 2)
+            for i in range(4)
+            if seen[field_of == i].sum() >= IMPLIED_BARE_SEEN and (sandy | ~seen)[field_of == i].all()
+        ]
+
+    return shows_board
+
+
 def _covered_above(
     cam: Camera, profile: Profile, finds: Iterable[TileFind], level: int, shape: tuple[int, int]
 ) -> np.ndarray:
@@ -856,6 +887,7 @@ def implied_by_pieces(
     fields: Iterable[tuple[tuple[int, int], int]],
     glimpses: Mapping[tuple[tuple[int, int], int], tuple[int, int]] | None = None,
     shows_green: Callable[[TileFind], Collection[tuple[int, int]]] | None = None,
+    shows_board: Callable[[TileFind], Collection[tuple[int, int]]] | None = None,
 ) -> list[TileFind]:
     """The tiles that pieces found on ``fields`` ((cell, level) each) stand on where no tile was read,
     the cell in sight from above (a low tile whose one field in sight holds a fountain's half or the
@@ -882,6 +914,10 @@ def implied_by_pieces(
                 if any(_excludes(f, r, c, level) for f in finds + out):
                     continue
                 cells = block_cells(r, c)
+                if shows_board is not None and any(
+                    top[x] < level and (x, level) not in wanted for x in shows_board(_inferred(r, c, level))
+                ):
+                    continue
                 shared = sum((x, level) in wanted for x in cells)
                 lines = glimpses.get((cell, level)) == (r, c)
                 green = 0
