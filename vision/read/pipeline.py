@@ -213,11 +213,11 @@ def pieces_and_implied_tiles(
     shows_board: Callable[[tiles.TileFind], list[tuple[int, int]]] | None = None,
 ) -> tuple[PiecesReading, list[tiles.TileFind]]:
     """The pieces ``read`` on the tiles ``finds``, and ``finds`` with the tiles those pieces imply
-    (:func:`tiles.implied_by_pieces`, told by ``glimpsed`` and ``shows_green``). Where some are
-    implied, the pieces are read again with them: a piece none of whose fields is on a tile read (a
-    fountain from such a tile to one under a higher tile) had no place to stand before. The second
-    reading is kept only where it keeps every piece of the first, and then the tiles its own pieces
-    imply are added too."""
+    (:func:`tiles.implied_by_pieces`, told by ``glimpsed``, ``shows_green`` and ``shows_board``).
+    Where some are implied, the pieces are read again with them: a piece none of whose fields is on a
+    tile read (a fountain from such a tile to one under a higher tile) had no place to stand before.
+    The second reading is kept only where it keeps every piece of the first, and then the tiles its own
+    pieces imply are added too."""
     pieces = read(finds)
     implied = tiles.implied_by_pieces(finds, _fields(pieces), glimpsed, shows_green, shows_board)
     if not implied:

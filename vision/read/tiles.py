@@ -679,14 +679,19 @@ def board_in_sight(
 ) -> Callable[[TileFind], list[tuple[int, int]]]:
     """The cells of a tile's fields whose garden ring shows :data:`IMPLIED_BARE_SEEN` samples or more
     past the tiles ``finds`` above it, each of them as far from green as the board's sand
-    (:data:`BOARD_NOT_GREEN`): the photo shows no tile there."""
+    (:data:`BOARD_NOT_GREEN`): the photo shows no tile there. The masks of what the tiles above each
+    level hide are made once, when first asked."""
+
+    @cache
+    def covered(level: int) -> np.ndarray:
+        return _covered_above(cam, profile, finds, level, img.shape)
 
     def shows_board(tile: TileFind) -> list[tuple[int, int]]:
         rings = _field_rings(img, cam, profile, tile)
         if rings is None:
             return []
         uv, field_of = rings
-        seen = _covered_above(cam, profile, finds, tile.level, img.shape)[uv[:, 1], uv[:, 0]] == 0
+        seen = covered(tile.level)[uv[:, 1], uv[:, 0]] == 0
         sandy = img.not_green[uv[:, 1], uv[:, 0]] >= BOARD_NOT_GREEN
         return [
             (tile.row + i // 2, tile.col + i % 2)
@@ -898,7 +903,9 @@ def implied_by_pieces(
     (``shows_green``: a tile's cells whose rings show it, :func:`unexplained_green`; its other field in
     sight, without a piece, was too little to read it by), then leaves the most of the tile under
     higher tiles read, as the rules allow beside those read (a tile read on its edges would have shown
-    any other field in sight)."""
+    any other field in sight). Never on a block whose other field in sight from above, with no piece
+    on it, shows the board (``shows_board``: :func:`board_in_sight`); with no block left, no tile (the
+    piece then stands on none, and the self-correction leaves it out)."""
     glimpses = glimpses or {}
     top = top_of(finds)
     out: list[TileFind] = []

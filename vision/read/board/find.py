@@ -48,8 +48,9 @@ BARREL_START = -0.1
 #: 44000-44199) whose corners were 12-60 px off, all with a barrel of k1 -0.03 to -0.08, the first fit
 #: left 1.06-1.90 px, and 5 fit 0.18-0.67 times as close from the barrel (corners 1-3 px off), the 3
 #: others 0.99-1.09 times; the first 16 photos of seeds 43000-43021 fit 0.36-0.80 px. Of the 600 older
-#: development photos, 19 so refitted had corners 10-48 px off and 1-3 px after; 5 more fit 0.96-0.99
-#: times as close from the barrel, a corner no nearer (43023's focal length 11% off from there)
+#: development photos, the 15 so refitted had corners 10-48 px off and 1.2-2.8 px after; 7 more fit a
+#: little closer from the barrel (0.96-0.99 times where measured), a corner no nearer (43023's focal
+#: length 11% off from there): they keep the first fit
 BENT_RESIDUAL_PX, BENT_CLOSER = 0.9, 0.85
 
 
