@@ -466,7 +466,7 @@ def test_a_tile_read_from_the_piece_on_it_is_warned_and_lowers_the_confidence(ta
     path, _ = tall
     plain = read_photo(path)
 
-    def implied(finds, fields, glimpses=None, shows_green=None):
+    def implied(finds, fields, glimpses=None, shows_green=None, shows_board=None):
         top = finds.pop(max(range(len(finds)), key=lambda i: finds[i].level))
         return [dataclasses.replace(top, inferred=True)]
 
