@@ -921,15 +921,16 @@ def implied_by_pieces(
                 if any(_excludes(f, r, c, level) for f in finds + out):
                     continue
                 cells = block_cells(r, c)
+                tile = _inferred(r, c, level)
                 if shows_board is not None and any(
-                    top[x] < level and (x, level) not in wanted for x in shows_board(_inferred(r, c, level))
+                    top[x] < level and (x, level) not in wanted for x in shows_board(tile)
                 ):
                     continue
                 shared = sum((x, level) in wanted for x in cells)
                 lines = glimpses.get((cell, level)) == (r, c)
                 green = 0
                 if shows_green is not None:
-                    green = sum(x != cell and top[x] < level for x in shows_green(_inferred(r, c, level)))
+                    green = sum(x != cell and top[x] < level for x in shows_green(tile))
                 options.append((lines, shared, green, sum(int(top[x] > level) for x in cells), (r, c)))
         if not options:
             continue

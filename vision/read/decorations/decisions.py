@@ -552,8 +552,9 @@ def read_decorations(
 
     def carried_over(c: Candidate) -> bool:
         """Whether every cell of ``c`` under a higher tile read has a belvedere read over it. A piece
-        is no pillar (a statue aside, spec 1.1), so the lowest tile over it rests on nothing there:
-        that is its one unsupported corner, which carries a belvedere."""
+        is no pillar (spec 1.1), so the lowest tile over it rests on nothing there: that is its one
+        unsupported corner, which carries a belvedere. (A statue may be a pillar, but statues, like
+        belvederes, are only proposed on fields in sight from above: this holds for them always.)"""
         return all(
             surf.seen(cell, level) or belvedere_over(cell, level)
             for cell, level in zip(c.cells, c.levels, strict=True)
@@ -662,7 +663,7 @@ def read_decorations(
                     continue
                 if c.hidden and outshone(ev, at_level):
                     continue
-                if kind != "statue" and not carried_over(c):
+                if not carried_over(c):
                     continue
                 if kind == "statue" and ev.score < STATUE_UNDER_STAIRS and stairs_sure(c.fields[0], sure):
                     continue
