@@ -973,6 +973,38 @@ def test_the_second_pass_takes_a_tile_for_its_green_or_a_clean_fit_and_only_with
     assert not takes(fitted(4, 0.05), unexplained=0, support=4, read_before=True)  # too few edges
 
 
+def test_a_field_of_open_board_shows_the_board_past_a_hole_under_a_sample():
+    """A tile a piece implies is not put where a field in sight shows the board's sand
+    (:func:`tiles.board_in_sight`): all the samples of its ring, or all but two of them with one green
+    at most (a board's hole, a grid line or a neighbour's edge under a sample or two; dev 45174, stairs
+    read on bare board beside a level-2 tile, showed 7-8 sandy samples of 9 with one in a hole). Two
+    green samples may be a tile's field. The tile read shows its green: no board."""
+    from vision.read import tilefit, tiles
+    from vision.read.views import board_gain
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=2, col=2, level=1, flower="pink")])
+    photo = render_photo(garden, 20_003, tilt_deg=6.0, **PLAIN)
+    cam = Camera.from_dict(photo.truth["camera"])
+    img = tilefit.edge_image(photo.image, board_gain(photo.image, cam, REFERENCE))
+    read = tiles.TileFind(2, 2, 1, 0.0, {}, 32, (0.0, 0.0, 0.0))
+    implied = tiles.TileFind(0, 0, 1, 0.0, {}, 0, (0.0, 0.0, 0.0))  # at the board's edge: the sand reads
+    assert tiles.board_in_sight(img, cam, REFERENCE, [read])(read) == []
+    assert set(tiles.board_in_sight(img, cam, REFERENCE, [read])(implied)) == set(implied.cells)
+    uv, field_of = tiles._field_rings(img, cam, REFERENCE, implied)
+    first = np.flatnonzero(field_of == 0)
+    ng = img.not_green.copy()
+
+    def board_after(index: int, value: float) -> list[tuple[int, int]]:
+        ng[uv[index, 1], uv[index, 0]] = value
+        return tiles.board_in_sight(tilefit.EdgeImage(ng, img.linear), cam, REFERENCE, [read])(implied)
+
+    assert (0, 0) in board_after(first[0], 0.0)  # a hole
+    assert (0, 0) in board_after(first[1], -40.0)  # and a neighbour's green
+    assert (0, 0) not in board_after(first[2], -40.0)  # two greens
+    assert (0, 1) in board_after(first[2], -40.0)
+
+
 def test_a_tile_read_one_cell_off_onto_the_open_board_is_moved_back(tmp_path):
     """A tile read one cell to the right of where it lies covers two fields of open board, which show no
     green: they are bare, and the tile moves back onto its block, where no field is."""

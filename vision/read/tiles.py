@@ -105,6 +105,13 @@ IMPLIED_BARE_SEEN = 5
 #: samples of sand (32-42); on 41025's bare cells the sand read 23-33, where a washed-out photo's pale
 #: garden green and plaques read 1-35 (with "no sample green" alone, its true tile was not implied)
 BOARD_NOT_GREEN = 15.0
+#: ... or this many of them so (of 9), with no more than one green (:data:`tilefit.GREEN_MAX`): a
+#: board's hole, a grid line or a neighbour's edge under a sample or two is no tile's field. On the
+#: development photos, the blocks asked of for a tile implied by a piece: of 45 true ones, none had a
+#: field in sight with more than 6 such samples (but one in a photo whose board was placed a cell off);
+#: 12 wrong ones had (dev 45174: stairs read on bare board beside a level-2 tile, fields 7-8 sandy of
+#: 9 with one sample in a hole; dev 45029: a tile implied a block over its true one)
+IMPLIED_SANDY = 7
 #: a field whose ring shows this many samples of green (of 9) that no tile read explains shows a tile's
 #: field there (:func:`green_fields`)
 FIELD_GREEN = 3
@@ -679,7 +686,8 @@ def board_in_sight(
 ) -> Callable[[TileFind], list[tuple[int, int]]]:
     """The cells of a tile's fields whose garden ring shows :data:`IMPLIED_BARE_SEEN` samples or more
     past the tiles ``finds`` above it, each of them as far from green as the board's sand
-    (:data:`BOARD_NOT_GREEN`): the photo shows no tile there. The masks of what the tiles above each
+    (:data:`BOARD_NOT_GREEN`), or :data:`IMPLIED_SANDY` so with one green at most: the photo shows no
+    tile there. The masks of what the tiles above each
     level hide are made once, when first asked."""
 
     @cache
@@ -692,12 +700,17 @@ def board_in_sight(
             return []
         uv, field_of = rings
         seen = covered(tile.level)[uv[:, 1], uv[:, 0]] == 0
-        sandy = img.not_green[uv[:, 1], uv[:, 0]] >= BOARD_NOT_GREEN
-        return [
-            (tile.row + i // 2, tile.col + i % 2)
-            for i in range(4)
-            if seen[field_of == i].sum() >= IMPLIED_BARE_SEEN and (sandy | ~seen)[field_of == i].all()
-        ]
+        ng = img.not_green[uv[:, 1], uv[:, 0]]
+        sandy, green = ng >= BOARD_NOT_GREEN, ng <= tilefit.GREEN_MAX
+        out = []
+        for i in range(4):
+            m = field_of == i
+            n_seen, n_sandy = seen[m].sum(), (sandy & seen)[m].sum()
+            if (n_seen >= IMPLIED_BARE_SEEN and n_sandy == n_seen) or (
+                n_sandy >= IMPLIED_SANDY and (green & seen)[m].sum() <= 1
+            ):
+                out.append((tile.row + i // 2, tile.col + i % 2))
+        return out
 
     return shows_board
 
