@@ -40,6 +40,24 @@ def test_a_statue_in_line_through_a_statue_hidden_under_a_higher_tile_is_kept():
     assert [w.code for w in warnings if w.code != "hidden-tiles"] == ["removed"]
 
 
+def test_a_doubtful_statue_in_line_with_a_sure_one_kept_through_a_hidden_statue_is_kept():
+    """A statue seen by a sliver past a taller stack is read doubtfully (dev 45139); in the row of a sure
+    statue whose group a hidden one puts in line with the others, it is kept with them. One in line only
+    with another doubtful statue is not."""
+    # the level-2 tile over (0, 1) can hide a statue in row 0 and column 1
+    tiles = [tile(0, 0, 1), tile(0, 1, 2), tile(4, 0, 1), tile(4, 2, 1), tile(2, 2, 1)]
+    main = [PieceChoice(deco("statue", [cell], 1), 1.0) for cell in ((0, 0), (1, 0), (4, 0))]
+    sure = PieceChoice(deco("statue", [(5, 1)], 1), 1.0)
+    sliver = PieceChoice(deco("statue", [(5, 3)], 1), 0.4)  # row 5, with the sure (5, 1)
+    garden, warnings, doubts = self_correct("pink", _choices(tiles), [*main, sure, sliver])
+    assert {(5, 1), (5, 3)} <= {d.cells[0] for d in garden.decorations} and len(garden.decorations) == 5
+    assert "removed" not in {w.code for w in warnings} and doubts == 0
+    beyond = PieceChoice(deco("statue", [(2, 3)], 1), 0.3)  # column 3, with the doubtful (5, 3) only
+    garden, warnings, _ = self_correct("pink", _choices(tiles), [*main, sure, sliver, beyond])
+    assert (2, 3) not in {d.cells[0] for d in garden.decorations} and len(garden.decorations) == 5
+    assert [w.cells for w in warnings if w.code == "removed"] == [((2, 3),)]
+
+
 def test_a_statue_in_line_through_a_field_out_of_the_photos_sight_is_kept():
     """Level-1 tiles only: no statue can hide under a higher tile. A statue the photo does not show, on
     a field seen from above behind a taller stack (dev 42199), may put a sure statue in line."""

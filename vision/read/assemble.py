@@ -101,8 +101,14 @@ def _in_line_through_hidden(
     garden: Garden, finding: Finding, sure: frozenset[Cell], unseen: frozenset[Cell] = frozenset()
 ) -> bool:
     """Whether ``finding`` is a statue out of line that is kept: every statue it names was read surely
-    (``sure``), and a statue hidden from the camera would put it in line."""
-    return set(map(tuple, finding.cells)) <= sure and bool(hidden_statue_links(garden, finding, unseen))
+    (``sure``) or stands in line with one of them that was, and a statue hidden from the camera would
+    put it in line. (A statue seen by a sliver past a taller stack, in the row of a sure one, is read as
+    surely as that one's line allows: dev 45139, its level-1 statue seen by 16% of its points.)"""
+    group = set(map(tuple, finding.cells))
+    surely = group & sure
+    return all(g in surely or any(in_line(g, s) for s in surely) for g in group) and bool(
+        hidden_statue_links(garden, finding, unseen)
+    )
 
 
 def hidden_statue_links(
