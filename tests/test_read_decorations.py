@@ -1051,6 +1051,25 @@ def test_water_paled_by_a_washed_out_photo_counts_at_any_brightness(
     assert (Scorer(pale, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score > 0.5) == water
 
 
+@pytest.mark.parametrize(("past", "water"), [(1.35, True), (0.0, False)])
+def test_water_deepened_by_a_deep_shade_counts_as_water(shot, past: float, water: bool) -> None:
+    """Under a higher tile's overhang the water darkens towards a purer blue than its own (dev 45065: pure
+    navy at 0.12 of its lit brightness, below the floor for water): a blue past the water's hue on its way
+    from white is water however dark; a dark grey is not."""
+    from vision.profile import linear_to_srgb
+    from vision.read.decorations import NEUTRAL
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    fountain = next(c for c in candidates(surf) if c.kind == "fountain")
+    lit = palette(REFERENCE)["water"]
+    deep = (NEUTRAL + past * (chroma(lit) - NEUTRAL)) * lit.sum() * 0.12
+    u, v = cam.project(np.array([fountain.origin]))[0].astype(int)
+    shaded = photo.image.copy()
+    shaded[v - 40 : v + 40, u - 40 : u + 40] = np.round(linear_to_srgb(deep) * 255).astype(np.uint8)
+    assert (Scorer(shaded, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score > 0.5) == water
+
+
 def test_pieces_are_balanced_on_the_plaques_where_the_boards_print_misleads(shot) -> None:
     """A sheen on the board, or a print with a cast of its own, misleads the white balance taken from
     its sand: the plaques' cream then shows how far, and balances the pieces instead."""

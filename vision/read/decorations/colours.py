@@ -58,6 +58,12 @@ WASH_BRIGHT = 0.85
 #: a pixel this far towards the colour shows it at any brightness its own colour allows (a washed-out
 #: photo pales the water without a highlight; a shadow's blue tint on a white never gets this far)
 WASH_DEEP = 0.35
+#: in the deep shade under a higher tile the water darkens towards a purer blue than its own: a pixel past
+#: the colour on its way from white (more saturated, within :data:`WASH_CONE`) and at least this share of
+#: its lit brightness shows it (dev 45065: a basin's end under a level-3 tile's overhang, pure navy at
+#: 0.11-0.12 of the water's lit brightness, below the water's floor in :data:`REL_LUM`, kept a fountain
+#: from being read: each end of a basin must show water)
+DEEPENED = 0.05
 #: where the water mirrors a lamp it is all but white: a trace of its hue (at least GLARE_LEAN along the
 #: line from neutral to the colour, at most GLARE_PERP off it, in chromaticity) and far brighter than
 #: the lit colour (GLARE_BRIGHT times: the rim's white, as bright, leans warm, away from the water).
@@ -138,6 +144,13 @@ class Classifier:
         along, perp = self._from_white(chromas, name)
         t = along / float(np.linalg.norm(self.chroma[self.index[name]] - NEUTRAL))
         return (t >= least) & (t <= WASH_MAX) & (perp <= WASH_CONE * along)
+
+    def deepened(self, lin: np.ndarray, name: str) -> np.ndarray:
+        """Pixels (N,) that show colour ``name`` purer than itself (a shade's deepening): their
+        chromaticity lies past the colour's on its way from neutral, within :data:`WASH_CONE` of it."""
+        along, perp = self._from_white(chroma(lin), name)
+        t = along / float(np.linalg.norm(self.chroma[self.index[name]] - NEUTRAL))
+        return (t > WASH_MAX) & (perp <= WASH_CONE * along)
 
     def washed_alone(self, lin: np.ndarray, name: str) -> np.ndarray:
         """:meth:`washed` (at least :data:`WASH_MIN` of the way), in an edition where no other palette

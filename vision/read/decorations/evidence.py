@@ -14,6 +14,7 @@ from scoring.garden import Cell
 from vision.camera import Camera
 from vision.profile import Profile, chroma
 from vision.read.decorations.colours import (
+    DEEPENED,
     FADED_FLOOR,
     GLARE_BRIGHT,
     GREEN_DOMINANCE,
@@ -487,6 +488,7 @@ class Scorer:
                 hit[m] |= self.classifier.washed(lin[m], "water") & (rel >= WASH_BRIGHT)
                 hit[m] |= self.classifier.washed(lin[m], "water", WASH_DEEP) & (rel >= lo)
                 hit[m] |= self.classifier.glare(lin[m], "water") & (rel >= GLARE_BRIGHT)  # a lamp mirrored
+                hit[m] |= self.classifier.deepened(lin[m], "water") & (rel >= DEEPENED)  # a deep shade
         # the treads of stairs whose foot stands under a higher tile, judged without their cover part,
         # are grey or white stone only (under a tile the board's print and the pillars show, in shade)
         under = np.array([self.foot_hidden(c) for c in cands])[np.array(owners)][seg_id] & (role == "mean")
