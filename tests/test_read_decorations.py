@@ -986,35 +986,6 @@ def test_a_fountain_whose_water_shows_no_point_of_water_is_no_fountain(shot, mon
     assert Scorer(photo.image, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score > 0.5
 
 
-def test_a_dome_over_a_fountains_water_is_no_belvedere(shot, monkeypatch) -> None:
-    """A belvedere proposed on a fountain's field finds its dome's disc on the water, whose colour the
-    dome's teal may pass for (dev seeds 45047, 45065, 45154: each read a belvedere where a fountain
-    stood, seen past a higher tile). Its points show the water's colour more than the teal's: no dome.
-    Painted teal there, it is one."""
-    import cv2
-
-    import vision.read.decorations.evidence as ev
-    from vision.profile import linear_to_srgb
-    from vision.read.decorations.parts import _to_board
-
-    photo, cam, tiles = shot
-    surf = Surfaces(tiles, REFERENCE)
-    dome = next(c for c in candidates(surf) if c.kind == "belvedere" and c.cells == ((2, 3),))
-
-    def score(image: np.ndarray) -> float:
-        return Scorer(image, cam, surf, REFERENCE, np.ones(3)).evidence([dome])[0].score
-
-    assert score(photo.image) == 0.0
-    with monkeypatch.context() as m:
-        m.setattr(ev, "OWN_OVER", {})
-        assert score(photo.image) > 0.8  # the water passes for teal
-    teal = np.round(linear_to_srgb(palette(REFERENCE)["teal"]) * 255).astype(int).tolist()
-    painted = photo.image.copy()
-    for u, v in cam.project(_to_board(dome, piece_parts(REFERENCE, "belvedere")[0].points)):
-        cv2.circle(painted, (round(u), round(v)), 3, teal, -1)
-    assert score(painted) > 0.8
-
-
 def test_water_washed_out_by_a_highlight_still_counts_as_water() -> None:
     from vision.read.decorations import Classifier, palette
 

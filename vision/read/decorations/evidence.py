@@ -58,14 +58,6 @@ class Evidence:
     doubted_colour: float = 0.0
 
 
-#: a part of the first colour whose points in sight show the second colour's class more often than
-#: their own is no piece: a belvedere's dome, which the water's colour may pass for (teal and water
-#: swap places under some lights, :data:`~vision.read.decorations.colours.GROUPS`), proposed over a
-#: fountain's basin, where its disc lies on the water. On the 200 development photos of seeds
-#: 42000-42199, every true belvedere scoring 0.8 or more showed teal on 85-100% of its dome's points
-#: and water on none; the candidates over fountains so scored showed water on 55-100% (3 of them read
-#: on development photos 45047, 45065 and 45154, taking the field of a fountain seen past a higher tile)
-OWN_OVER = {"teal": "water"}
 PLAQUE_RING = _ring(8.4, 9.6)  #: on a plaque, outside a statue's base (6 mm and its hand placement)
 MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
 #: a statue's bronze is taken for icon ink when the brighter quarter of it lies below this share of the
@@ -388,22 +380,6 @@ class Scorer:
                 out[si] = float(np.percentile(seen, percentile)) < line[c.kind] * cream
         return out
 
-    def _other_colour(
-        self, seg_parts: list[Part], seg_id: np.ndarray, k: np.ndarray, ok: np.ndarray, seg: int
-    ) -> np.ndarray:
-        """Per segment: whether it is a part of a colour in :data:`OWN_OVER` whose points in sight are
-        classed as the other colour more often than as its own."""
-        out = np.zeros(seg, bool)
-        ix = self.classifier.index
-        for own, other in OWN_OVER.items():
-            m = np.array([p.colour == own for p in seg_parts])[seg_id] & ok
-            if own not in ix or other not in ix or not m.any():
-                continue
-            n_own = np.bincount(seg_id[m], weights=k[m] == ix[own], minlength=seg)
-            n_other = np.bincount(seg_id[m], weights=k[m] == ix[other], minlength=seg)
-            out |= n_other > n_own
-        return out
-
     def foot_hidden(self, c: Candidate) -> bool:
         """Whether ``c`` is stairs whose foot stands under a higher tile (on a tile read or not)."""
         return c.kind == "stairs" and not self.surf.seen(*c.fields[0])
@@ -518,9 +494,7 @@ class Scorer:
             hit[clear] = ~(creamy | green[clear])
         n_vis = np.bincount(seg_id, weights=ok, minlength=seg)
         n_hit = np.bincount(seg_id, weights=ok & hit, minlength=seg)
-        inky = self._inky(cands, owners, seg_parts, bounds, lin, ok, hit) | self._other_colour(
-            seg_parts, seg_id, k, ok, seg
-        )
+        inky = self._inky(cands, owners, seg_parts, bounds, lin, ok, hit)
         out = []
         j = 0
         for c in cands:
