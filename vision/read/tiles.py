@@ -106,11 +106,11 @@ IMPLIED_BARE_SEEN = 5
 #: garden green and plaques read 1-35 (with "no sample green" alone, its true tile was not implied)
 BOARD_NOT_GREEN = 15.0
 #: ... or this many of them so (of 9), with no more than one green (:data:`tilefit.GREEN_MAX`): a
-#: board's hole, a grid line or a neighbour's edge under a sample or two is no tile's field. On the
-#: development photos, the blocks asked of for a tile implied by a piece: of 45 true ones, none had a
-#: field in sight with more than 6 such samples (but one in a photo whose board was placed a cell off);
-#: 12 wrong ones had (dev 45174: stairs read on bare board beside a level-2 tile, fields 7-8 sandy of
-#: 9 with one sample in a hole; dev 45029: a tile implied a block over its true one)
+#: board's hole, a grid line or a neighbour's edge under a sample or two is no tile's field. Of the
+#: blocks 61 development photos asked of for a tile implied by a piece, 57 true and 107 wrong, this
+#: takes 16 wrong ones more and 2 true ones (43106's, whose reading stays right, another block holding
+#: its piece; 44118's, its board placed a cell off): dev 45174's stairs, read on bare board beside a
+#: level-2 tile, showed 7-8 sandy samples of 9 on each field, one in a hole
 IMPLIED_SANDY = 7
 #: a field whose ring shows this many samples of green (of 9) that no tile read explains shows a tile's
 #: field there (:func:`green_fields`)
@@ -687,8 +687,7 @@ def board_in_sight(
     """The cells of a tile's fields whose garden ring shows :data:`IMPLIED_BARE_SEEN` samples or more
     past the tiles ``finds`` above it, each of them as far from green as the board's sand
     (:data:`BOARD_NOT_GREEN`), or :data:`IMPLIED_SANDY` so with one green at most: the photo shows no
-    tile there. The masks of what the tiles above each
-    level hide are made once, when first asked."""
+    tile there. The masks of what the tiles above each level hide are made once, when first asked."""
 
     @cache
     def covered(level: int) -> np.ndarray:

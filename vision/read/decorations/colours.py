@@ -141,16 +141,21 @@ class Classifier:
         return self._washed(chroma(lin), name, least)
 
     def _washed(self, chromas: np.ndarray, name: str, least: float = WASH_MIN) -> np.ndarray:
-        along, perp = self._from_white(chromas, name)
-        t = along / float(np.linalg.norm(self.chroma[self.index[name]] - NEUTRAL))
-        return (t >= least) & (t <= WASH_MAX) & (perp <= WASH_CONE * along)
+        t, in_cone = self._way_to(chromas, name)
+        return (t >= least) & (t <= WASH_MAX) & in_cone
 
     def deepened(self, lin: np.ndarray, name: str) -> np.ndarray:
         """Pixels (N,) that show colour ``name`` purer than itself (a shade's deepening): their
-        chromaticity lies past the colour's on its way from neutral, within :data:`WASH_CONE` of it."""
-        along, perp = self._from_white(chroma(lin), name)
+        chromaticity lies past :data:`WASH_MAX` of the colour's way from neutral, within its cone."""
+        t, in_cone = self._way_to(chroma(lin), name)
+        return (t > WASH_MAX) & in_cone
+
+    def _way_to(self, chromas: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """How far chromaticities (N, 3) lie from neutral towards colour ``name``'s, as a share of the
+        colour's own way, and whether they lie within :data:`WASH_CONE` of that way."""
+        along, perp = self._from_white(chromas, name)
         t = along / float(np.linalg.norm(self.chroma[self.index[name]] - NEUTRAL))
-        return (t > WASH_MAX) & (perp <= WASH_CONE * along)
+        return t, perp <= WASH_CONE * along
 
     def washed_alone(self, lin: np.ndarray, name: str) -> np.ndarray:
         """:meth:`washed` (at least :data:`WASH_MIN` of the way), in an edition where no other palette
