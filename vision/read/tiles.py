@@ -633,18 +633,30 @@ def _field_rings(
     return uv, (local[:, 1] > 0).astype(int) * 2 + (local[:, 0] > 0)
 
 
+def _ring_samples(
+    img: tilefit.EdgeImage, cam: Camera, profile: Profile, f: TileFind, hidden: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Tile ``f``'s garden ring samples (:func:`_field_rings`): which of them are in sight past
+    ``hidden`` (uint8, 1: hidden), their ``not_green``, and the field of each; None where the tile is
+    not wholly in the photo."""
+    rings = _field_rings(img, cam, profile, f)
+    if rings is None:
+        return None
+    uv, field_of = rings
+    return hidden[uv[:, 1], uv[:, 0]] == 0, img.not_green[uv[:, 1], uv[:, 0]], field_of
+
+
 def bare_fields(
     img: tilefit.EdgeImage, cam: Camera, profile: Profile, f: TileFind, hidden: np.ndarray
 ) -> list[tuple[int, int]]:
     """The fields (row, column offsets in the tile) of a tile read whose garden ring is in view (all but
     a little of it clear of ``hidden``, the tiles above) and shows no green at all: the tile is not there
     (or a piece hides the ring: the caller asks for a better explanation before it drops the tile)."""
-    rings = _field_rings(img, cam, profile, f)
-    if rings is None:
+    samples = _ring_samples(img, cam, profile, f, hidden)
+    if samples is None:
         return []
-    uv, field_of = rings
-    seen = hidden[uv[:, 1], uv[:, 0]] == 0
-    green = img.not_green[uv[:, 1], uv[:, 0]] <= tilefit.GREEN_MAX
+    seen, ng, field_of = samples
+    green = ng <= tilefit.GREEN_MAX
     return [
         (i // 2, i % 2)
         for i in range(4)
@@ -657,11 +669,11 @@ def green_fields(
 ) -> list[tuple[int, int]]:
     """The cells of tile ``f``'s fields whose garden ring shows green (:data:`FIELD_GREEN` samples at
     least) past ``hidden`` (what the tiles read cover in the photo: green there is theirs)."""
-    rings = _field_rings(img, cam, profile, f)
-    if rings is None:
+    samples = _ring_samples(img, cam, profile, f, hidden)
+    if samples is None:
         return []
-    uv, field_of = rings
-    green = (hidden[uv[:, 1], uv[:, 0]] == 0) & (img.not_green[uv[:, 1], uv[:, 0]] <= tilefit.GREEN_MAX)
+    seen, ng, field_of = samples
+    green = seen & (ng <= tilefit.GREEN_MAX)
     return [(f.row + i // 2, f.col + i % 2) for i in range(4) if green[field_of == i].sum() >= FIELD_GREEN]
 
 
@@ -694,12 +706,10 @@ def board_in_sight(
         return _covered_above(cam, profile, finds, level, img.shape)
 
     def shows_board(tile: TileFind) -> list[tuple[int, int]]:
-        rings = _field_rings(img, cam, profile, tile)
-        if rings is None:
+        samples = _ring_samples(img, cam, profile, tile, covered(tile.level))
+        if samples is None:
             return []
-        uv, field_of = rings
-        seen = covered(tile.level)[uv[:, 1], uv[:, 0]] == 0
-        ng = img.not_green[uv[:, 1], uv[:, 0]]
+        seen, ng, field_of = samples
         sandy, green = ng >= BOARD_NOT_GREEN, ng <= tilefit.GREEN_MAX
         out = []
         for i in range(4):
