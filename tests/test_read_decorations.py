@@ -475,6 +475,27 @@ def test_a_glimpse_of_a_big_piece_over_a_sure_small_one_is_the_small_one(
     assert [kind for kind, _ in found] == [read]
 
 
+@pytest.mark.parametrize(("mimicked", "teal_elsewhere", "read"), [
+    (True, True, "fountain"),
+    (True, False, "belvedere"),
+    (False, True, "belvedere"),
+])
+def test_a_dome_showing_water_where_another_shows_teal_is_a_fountains_water(
+    shot, monkeypatch: pytest.MonkeyPatch, mimicked: bool, teal_elsewhere: bool, read: str
+) -> None:
+    """A glimpse of a fountain gives way to a belvedere seen well on its field; but not to one whose dome
+    shows the water's colour more than the teal, where another dome of the photo shows the teal (dev
+    45047). Alone in the photo it may be another edition's dome, which passes for the reference's
+    water."""
+    tiles = [PlacedTile(3, 2, 1), PlacedTile(3, 4, 1), PlacedTile(0, 0, 1)]
+    fountain = ("fountain", ((3, 3), (3, 4)))
+    looks = {fountain: (0.9, 0.36), ("belvedere", ((3, 3),)): (1.0, 1.0, mimicked)}
+    if teal_elsewhere:
+        looks[("belvedere", ((0, 0),))] = (1.0, 1.0)
+    found = _read_with_looks(shot, monkeypatch, tiles, looks)
+    assert {kind for kind, cells in found if (3, 3) in cells} == {read}
+
+
 @pytest.mark.parametrize("kind", ["statue", "belvedere"])
 def test_no_piece_is_read_under_the_deck_of_a_bridge_read_above_it(
     shot, monkeypatch: pytest.MonkeyPatch, kind: str
@@ -492,8 +513,9 @@ def test_no_piece_is_read_under_the_deck_of_a_bridge_read_above_it(
 
 def _read_with_looks(shot, monkeypatch, tiles, looks, symbols=None) -> set:
     """The pieces read (kind, cells) where each candidate named in ``looks`` {(kind, cells): (score,
-    share in sight)} looks so (or {(kind, cells, levels): ...}, on those levels only), and every other
-    looks like nothing (the statue model, which would look at the photo itself, is not asked)."""
+    share in sight[, mimicked])} looks so (or {(kind, cells, levels): ...}, on those levels only), and
+    every other looks like nothing (the statue model, which would look at the photo itself, is not
+    asked)."""
     import vision.read.decorations as deco
 
     photo, cam, _ = shot
@@ -502,7 +524,7 @@ def _read_with_looks(shot, monkeypatch, tiles, looks, symbols=None) -> set:
         return looks.get((c.kind, c.cells, c.levels), looks.get((c.kind, c.cells), (0.0, 1.0)))
 
     def evidence(self, cs, shifts=()):
-        return [deco.Evidence(c, *look(c)) for c in cs]
+        return [deco.Evidence(c, *look(c)[:2], mimicked=look(c)[2:] == (True,)) for c in cs]
 
     monkeypatch.setattr(deco.Scorer, "evidence", evidence)
     monkeypatch.setattr(deco.decisions, "_second_opinion", lambda *a: None)
@@ -984,6 +1006,33 @@ def test_a_fountain_whose_water_shows_no_point_of_water_is_no_fountain(shot, mon
     ivory[max(v - 60, 0) : v + 60, max(u - 90, 0) : u + 90] = rim
     assert Scorer(ivory, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score == 0.0
     assert Scorer(photo.image, cam, surf, REFERENCE, np.ones(3)).evidence([fountain])[0].score > 0.5
+
+
+def test_a_dome_over_a_fountains_water_shows_the_water_more_than_the_teal(shot) -> None:
+    """A belvedere proposed on a fountain's field finds its dome's disc on the water, which passes for
+    the dome's teal (the two swap places under some lights): its points show the water's class more
+    than the teal's, and the evidence says so. Painted teal there, they do not."""
+    from vision.profile import linear_to_srgb, srgb_to_linear
+    from vision.read.decorations.parts import _to_board
+
+    photo, cam, tiles = shot
+    surf = Surfaces(tiles, REFERENCE)
+    dome = next(c for c in candidates(surf) if c.kind == "belvedere" and c.cells == ((2, 3),))
+
+    def judged(image: np.ndarray):
+        return Scorer(image, cam, surf, REFERENCE, np.ones(3)).evidence([dome])[0]
+
+    over_water = judged(photo.image)
+    assert over_water.mimicked and over_water.parts["teal0"] > 0.8  # the water passes for teal
+    uv = cam.project(_to_board(dome, piece_parts(REFERENCE, "belvedere")[0].points))
+    shown = srgb_to_linear(photo.image[uv[:, 1].astype(int), uv[:, 0].astype(int)] / 255.0)  # BGR
+    lit = palette(REFERENCE)["teal"] * np.median(shown.sum(axis=1)) / palette(REFERENCE)["teal"].sum()
+    teal = np.round(linear_to_srgb(lit) * 255).astype(int).tolist()  # as bright as the water
+    painted = photo.image.copy()
+    for u, v in uv:
+        cv2.circle(painted, (round(u), round(v)), 3, teal, -1)
+    on_teal = judged(painted)
+    assert on_teal.parts["teal0"] > 0.8 and not on_teal.mimicked
 
 
 def test_water_washed_out_by_a_highlight_still_counts_as_water() -> None:

@@ -493,10 +493,13 @@ def read_decorations(
     taken: set[tuple[Cell, int]] = set()
     spanned: set[Cell] = set()  #: the middle cells of the bridges read (levels go from high to low)
     belvedere_tiles: set[int] = set()
+    shown_own: set[str] = set()  #: the kinds of the pieces read in their own colours (not mimicked)
 
     def take(ev: Evidence) -> None:
         c = ev.candidate
         taken.update(c.fields)
+        if not ev.mimicked:
+            shown_own.add(c.kind)
         if c.kind == "bridge":
             spanned.add(c.cells[1])
         hull = piece_hull(profile, c)
@@ -578,6 +581,17 @@ def read_decorations(
             return below_belvedere(c)
         return c.kind == "stairs" and ev.score >= HIDDEN_SIGNED and climbs_to_sign(c)
 
+    def mimicked(kind: str, judged: Sequence[Evidence], sure: set[tuple[Cell, int]]) -> set[tuple[Cell, int]]:
+        """The fields of the pieces of ``kind`` in ``judged`` whose colour passes for the colour that may
+        mimic it (:attr:`Evidence.mimicked`), where a piece of that kind read, or sure (on ``sure``) in
+        ``judged``, shows its own: the mimic's piece stands there. Dev 45047: a fountain's water seen
+        past a higher tile passed for a belvedere's dome, while the photo's true dome showed teal; on
+        the 1,200 development photos of seeds 41000-41099, 42000-46199 and 720000-720099 (variant,
+        calibrated) it read no other photo otherwise."""
+        ours = [e for e in judged if e.candidate.kind == kind]
+        own = kind in shown_own or any(not e.mimicked and e.candidate.fields[0] in sure for e in ours)
+        return {f for e in ours if e.mimicked for f in e.candidate.fields} if own else set()
+
     def outshone(ev: Evidence, judged: Sequence[Evidence]) -> bool:
         """Whether a piece of two fields or more, none on a tile hidden under a higher one, looking more
         itself than ``ev`` (a piece with such a field), claims a field of ``ev``'s in ``judged``: that
@@ -644,11 +658,12 @@ def read_decorations(
             evs.sort(key=lambda e: -e.score - signed(e))
             if kind in GLIMPSE:
                 small, glimpse, least = GLIMPSE[kind]
+                held = sure[small] - mimicked(small, at_level, sure[small])
                 evs = [
                     e
                     for e in evs
                     if e.visible >= glimpse and e.score >= least
-                    or not sure[small] & set(e.candidate.fields)
+                    or not held & set(e.candidate.fields)
                     or under_belvedere(e)
                 ]
             for ev in evs:

@@ -56,8 +56,18 @@ class Evidence:
     #: a statue whose colours passed surely but whose network doubted it mildly: its colour score (the
     #: score is then the network's; :data:`vision.read.decorations.decisions.DOUBTED_STATUE`), else 0
     doubted_colour: float = 0.0
+    #: a part of it shows the colour that may mimic its own (:data:`MIMICS`) on more of its points in
+    #: sight than its own
+    mimicked: bool = False
 
 
+#: a part's colour and the colour its group admits that may pass for it: teal and water swap places
+#: under some lights (:data:`~vision.read.decorations.colours.GROUPS`), and a belvedere proposed over a
+#: fountain's basin finds its dome's disc on the water. Whether the points show the second colour's class
+#: more often than their own is kept (:attr:`Evidence.mimicked`) and judged against the photo's own
+#: pieces of that kind by the decisions: every dome of another edition, judged by the reference's
+#: colours, may pass for its water
+MIMICS = {"teal": "water"}
 PLAQUE_RING = _ring(8.4, 9.6)  #: on a plaque, outside a statue's base (6 mm and its hand placement)
 MIN_PLAQUE = 12  #: fewer non-green pixels on that ring than this: a blank field
 #: a statue's bronze is taken for icon ink when the brighter quarter of it lies below this share of the
@@ -380,6 +390,22 @@ class Scorer:
                 out[si] = float(np.percentile(seen, percentile)) < line[c.kind] * cream
         return out
 
+    def _mimicked(
+        self, seg_parts: list[Part], seg_id: np.ndarray, k: np.ndarray, ok: np.ndarray, seg: int
+    ) -> np.ndarray:
+        """Per segment: whether it is a part of a colour in :data:`MIMICS` whose points in sight are
+        classed as the colour that may mimic it more often than as its own."""
+        out = np.zeros(seg, bool)
+        ix = self.classifier.index
+        for own, other in MIMICS.items():
+            m = np.array([p.colour == own for p in seg_parts])[seg_id] & ok
+            if own not in ix or other not in ix or not m.any():
+                continue
+            n_own = np.bincount(seg_id[m], weights=k[m] == ix[own], minlength=seg)
+            n_other = np.bincount(seg_id[m], weights=k[m] == ix[other], minlength=seg)
+            out |= n_other > n_own
+        return out
+
     def foot_hidden(self, c: Candidate) -> bool:
         """Whether ``c`` is stairs whose foot stands under a higher tile (on a tile read or not)."""
         return c.kind == "stairs" and not self.surf.seen(*c.fields[0])
@@ -495,6 +521,7 @@ class Scorer:
         n_vis = np.bincount(seg_id, weights=ok, minlength=seg)
         n_hit = np.bincount(seg_id, weights=ok & hit, minlength=seg)
         inky = self._inky(cands, owners, seg_parts, bounds, lin, ok, hit)
+        mimicked = self._mimicked(seg_parts, seg_id, k, ok, seg)
         out = []
         j = 0
         for c in cands:
@@ -541,7 +568,15 @@ class Scorer:
                     score = 0.0
                 seen = float(den / tot) if tot else 0.0
                 unjudged = bool(caps) and min(caps) < 0 and unread_foot
-                ev = Evidence(c, float(score), seen, shares, sh, unjudged=unjudged)
+                ev = Evidence(
+                    c,
+                    float(score),
+                    seen,
+                    shares,
+                    sh,
+                    unjudged=unjudged,
+                    mimicked=bool(mimicked[j - n_parts : j].any()),
+                )
                 if best is None or _better(ev, best):
                     best = ev
             assert best is not None
