@@ -1170,6 +1170,23 @@ def test_a_patch_of_glare_is_no_stairs(shot) -> None:
     assert Scorer(grey, cam, surf, REFERENCE, np.ones(3)).evidence([stairs])[0].score > 0.5
 
 
+def test_stairs_of_a_greenish_grey_are_stairs_where_the_garden_is_far_greener(shot) -> None:
+    """A light or a print that tints the stone towards green (dev 46119: the treads' green led red and
+    blue by 0.074, past the 0.06 a garden green is told by, where the photo's green led by 0.37) leaves
+    it far less green than the garden round it: the place stairs cover is told against the garden
+    green round their fields, and the stone there does not pass for it. The garden green does."""
+    from vision.read.decorations.parts import _to_board
+
+    cam = shot[1]
+    stairs, surf, garden = _stairs_painted(shot, (40, 140, 60))  # a strong green round the place
+    parts = piece_parts(REFERENCE, "stairs", stairs.run, stairs.rise)
+    greyish = garden.copy()
+    for u, v in cam.project(_to_board(stairs, np.vstack([p.points for p in parts]))):
+        cv2.circle(greyish, (round(u), round(v)), 2, (122, 136, 122), -1)  # green leads by 0.08
+    assert Scorer(greyish, cam, surf, REFERENCE, np.ones(3)).evidence([stairs])[0].score > 0.5
+    assert Scorer(garden, cam, surf, REFERENCE, np.ones(3)).evidence([stairs])[0].score < 0.5
+
+
 def test_stairs_up_to_a_field_of_another_symbol_are_no_stairs(shot) -> None:
     """Stairs stand on stairs fields (spec 1.3): grey stone seen where stairs would climb to a field
     read as another symbol is something else grey (a round marker allows such stairs, rarely)."""
