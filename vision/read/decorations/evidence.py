@@ -165,6 +165,7 @@ class Scorer:
         self.classifier = Classifier(profile)
         self.occ = Occluders(cam, surf)
         self.surf, self.profile = surf, profile
+        self._also: Scorer | None = None  #: a second balance candidates are judged under (judge_also_under)
         names = self.classifier.names
         self.group_of = {
             k: np.array([n in v for n in names] + [False]) for k, v in groups(self.classifier).items()
@@ -353,6 +354,8 @@ class Scorer:
             if math.isfinite(cream) and ok[i * n : (i + 1) * n].sum() >= n // 2
         ]
         self.ink = float(np.percentile(shares, 25)) if len(shares) >= INK_FIELDS else None
+        if self._also is not None:
+            self._also.measure_ink(exclude)
         return self.ink
 
     def _inky(
@@ -432,12 +435,29 @@ class Scorer:
             and not surf.has(cell, level - 1)
         )
 
+    def judge_also_under(self, other: Scorer) -> None:
+        """Judge every candidate under ``other``'s white balance too, keeping the better evidence of the
+        two (:meth:`evidence`): ``other`` sees the pieces found as this scorer does and measures its own
+        ink. (:func:`~vision.read.decorations.decisions.read_decorations`: the board's balance beside
+        the plaques', where the plaques' is taken.)"""
+        other.occ = self.occ
+        self._also = other
+
     def evidence(
         self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]] = ((0.0, 0.0),)
     ) -> list[Evidence]:
         """For each candidate, the share of its visible points that show its colours at the best of
         ``shifts`` (mm; the pieces are placed by hand); hidden points (by tiles above the candidate's
-        level and the pieces found so far) are left out."""
+        level and the pieces found so far) are left out. Under the better of two balances where a second
+        is given (:meth:`judge_also_under`)."""
+        out = self._judged(cands, shifts)
+        if self._also is None:
+            return out
+        also = self._also._judged(cands, shifts)
+        return [b if b.score > a.score else a for a, b in zip(out, also, strict=True)]
+
+    def _judged(self, cands: Sequence[Candidate], shifts: Sequence[tuple[float, float]]) -> list[Evidence]:
+        """:meth:`evidence` under this scorer's balance."""
         if not cands:
             return []
         pts, seg_parts, owners, shift_of, sizes = [], [], [], [], []
