@@ -1035,6 +1035,26 @@ def test_a_dome_over_a_fountains_water_shows_the_water_more_than_the_teal(shot) 
     assert on_teal.parts["teal0"] > 0.8 and not on_teal.mimicked
 
 
+@pytest.mark.parametrize("both", [True, False])
+def test_pieces_are_judged_under_the_boards_balance_too_where_the_plaques_balance_is_taken(
+    shot, monkeypatch: pytest.MonkeyPatch, both: bool
+) -> None:
+    """Where the plaques' cream says the board's balance is off, the pieces are balanced on the plaques;
+    but a light far from the camera's setting moves each colour its own way (dev 46082: its bridges'
+    terracotta, so balanced, came out near the pillars' colour). Every candidate is judged under the
+    board's balance too, the better kept: a plaque balance that would turn the fountain's water to
+    another colour loses no fountain."""
+    import vision.read.decorations.decisions as decisions
+
+    photo, cam, tiles = shot
+    monkeypatch.setattr(decisions, "cream_gain", lambda *a: np.array([0.45, 1.0, 1.8], np.float32))
+    monkeypatch.setattr(decisions, "_second_opinion", lambda *a: None)  # colours alone
+    if not both:
+        monkeypatch.setattr(Scorer, "judge_also_under", lambda self, other: None)
+    found = read_pieces(photo.image, cam, tiles, REFERENCE).finds
+    assert any(f.kind == "fountain" and f.cells == ((2, 3), (2, 4)) for f in found) == both
+
+
 def test_water_washed_out_by_a_highlight_still_counts_as_water() -> None:
     from vision.read.decorations import Classifier, palette
 
