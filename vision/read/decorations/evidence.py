@@ -506,10 +506,11 @@ class Scorer:
                 axis = _to_board(c, np.zeros((1, 3)), shift_of[si])[0]
                 ok[m] &= ~_sight_through(self.sampler.cam.position, allp[m], axis, radius, height)
         lead = np.array([min(self._lead[f] for f in c.fields) for c in cands])  # (lights measured them)
-        green = green_lead(lin) > lead[np.array(owners)][seg_id]
+        leads = green_lead(lin)
+        green = leads > lead[np.array(owners)][seg_id]
         if cover_seg.any():
             cover_lead = np.array([min(self._cover_lead[f] for f in c.fields) for c in cands])
-            green[cover_seg] = (green_lead(lin) > cover_lead[np.array(owners)][seg_id])[cover_seg]
+            green[cover_seg] = leads[cover_seg] > cover_lead[np.array(owners)][seg_id][cover_seg]
         for col in colours:
             m = seg_colour == col
             ref = np.exp2(self.classifier.logy[self.classifier.index[REF_OF.get(col, col)]])
