@@ -302,6 +302,28 @@ def test_an_outline_the_print_agrees_less_with_is_the_board_when_its_holes_confi
         board_stage.find_board(photo.image, REFERENCE)
 
 
+def test_a_weak_placement_that_measures_most_of_the_holes_is_the_board(monkeypatch, tmp_path):
+    """A placement the print agrees with too weakly (shadows across the board, tiles over it) is
+    refined and taken with :data:`find.WEAK_REGISTRATION` when its refinement measures
+    :data:`find.MANY_HOLES` of the board's holes where it puts them; fewer holes ask for the full
+    :data:`find.MIN_REGISTRATION`."""
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=0, col=0, level=1, flower="pink"), Tile(row=5, col=5, level=1, flower="yellow")])
+    rendered = render_photo(garden, 20_003, tilt_deg=8.0, **PLAIN)
+    photo = load_photo(save_photo(rendered, tmp_path / "weak.png"))
+    find = board_stage.find
+    monkeypatch.setattr(find, "MIN_REGISTRATION", 0.99)  # no placement, slot or refinement agrees so
+    monkeypatch.setattr(find, "MIN_OUTLINE_REGISTRATION", 1.01)  # nor does the outline
+    monkeypatch.setattr(find, "WEAK_OUTLINE_REGISTRATION", 1.01)
+    fit = board_stage.find_board(photo.image, REFERENCE)
+    assert find.WEAK_REGISTRATION <= fit.score < 0.99 and fit.evidence["holes"] >= find.MANY_HOLES
+    found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
+    assert np.max(np.linalg.norm(found - _corners(rendered.truth), axis=1)) < 3.0
+    monkeypatch.setattr(find, "MANY_HOLES", 65)  # more holes than the board shows
+    with pytest.raises(NoBoardError):
+        board_stage.find_board(photo.image, REFERENCE)
+
+
 def test_camera_focal_length_and_height(tall):
     path, truth = tall
     reading = read_photo(path)
