@@ -9,7 +9,7 @@ import pytest
 from scoring.garden import Garden, Tile
 from vision.camera import Camera
 from vision.profile import REFERENCE
-from vision.read import flowers, tilefit, tiles, views
+from vision.read import flowers, pipeline, tilefit, tiles, views
 from vision.read.flowers import MAX_FADE, Band, classify, classify_colour, flower_lab, washed_bands
 from vision.read.pieces import truth_tiles
 from vision.read.pipeline import band_lab, read_flowers
@@ -219,3 +219,45 @@ def test_band_lab_converts_the_pixels_asked_for_as_the_whole_photo_would() -> No
     assert np.array_equal(lab.at(v, u), whole[v, u])
     assert lab.at(np.zeros(0, int), np.zeros(0, int)).shape == (0, 3)
     assert lab.shape == (40, 60)
+
+
+def test_a_white_band_the_tiles_balance_tints_green_is_still_read_by_its_own_balance(tiles_shot) -> None:
+    """The garden green beside a band is left out of its samples, judged on the edge search's green
+    map; a map balanced to push green (the tiles' gain, unlike the bands') can take a white band for
+    garden green. Left out only where the band's own balance shows green too, the whites stay white."""
+    image, cam, finds = tiles_shot
+    lab = band_lab(image, cam, REFERENCE, finds, board_gain(image, cam, REFERENCE))
+    greener = np.clip(image.astype(np.float32) * [0.8, 1.2, 0.8], 0, 255).astype(np.uint8)
+    read_flowers(lab, tilefit.not_green(greener), cam, REFERENCE, finds)
+    assert [f.flower for f in finds] == ["white", "yellow", "white"]
+
+
+def test_a_tile_in_a_tinted_shade_is_balanced_on_its_own_plaques(tiles_shot) -> None:
+    """A tile lit by a cooler lamp than the rest (the shade of higher tiles under a cool fill) shows
+    its band that light's tint, which the photo's balance leaves; balanced again on its own plaques
+    (:func:`vision.read.pipeline.own_light`) its band shows the colour it shows in the common light,
+    and a tile in that light is left nearly as it was."""
+    image, cam, finds = tiles_shot
+    white = next(f for f in finds if (f.row, f.col) == (4, 2))
+    where = (white.row, white.col, white.level, white.placement)
+    fields = [(r, c, white.level) for r, c in white.cells]
+    shade = np.zeros(image.shape[:2], np.uint8)
+    tiles.hide(shade, tiles.tile_polygon(cam, REFERENCE, *where))
+    cool = image.astype(np.float32)
+    cool[shade > 0] *= [1.2, 1.0, 0.83]
+    cool = np.clip(cool, 0, 255).astype(np.uint8)
+    gain = board_gain(image, cam, REFERENCE)
+    nothing = np.zeros(image.shape[:2], np.uint8)
+
+    def band(lab: flowers.BandLab, img: np.ndarray) -> np.ndarray:
+        return flowers.band_colour(flowers.band_pixels(lab, tilefit.not_green(img), cam, REFERENCE, *where))
+
+    lit = band_lab(image, cam, REFERENCE, finds, gain)
+    shaded = band_lab(cool, cam, REFERENCE, finds, gain)
+    want = band(lit, image)
+    off = np.linalg.norm(band(shaded, cool)[1:] - want[1:])
+    assert off > 8.0  # the tint, in Lab a* b*
+    own = pipeline.own_light(shaded, tilefit.not_green(cool), cam, REFERENCE, fields, nothing)
+    assert np.linalg.norm(band(own, cool)[1:] - want[1:]) < off / 2  # all but the dead zone (3% a channel)
+    again = pipeline.own_light(lit, tilefit.not_green(image), cam, REFERENCE, fields, nothing)
+    assert np.allclose(band(again, image), want, atol=3.0)

@@ -36,8 +36,16 @@ class BandLab:
         """Lab (N, 3) of the pixels at rows ``v``, columns ``u``."""
         if len(v) == 0:
             return np.zeros((0, 3), np.float32)
-        balanced = self.lut[self.bgr[v, u], np.arange(3)]
+        balanced = self.balanced(v, u)
         return cv2.cvtColor(balanced.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+
+    def balanced(self, v: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """Balanced BGR (N, 3, in 0..1) of the pixels at rows ``v``, columns ``u``."""
+        return self.lut[self.bgr[v, u], np.arange(3)]
+
+    def tinted(self, gain: np.ndarray) -> BandLab:
+        """The same photo balanced further by ``gain`` (B, G, R)."""
+        return BandLab(self.bgr, np.clip(self.lut * np.asarray(gain, np.float32)[None, :], 0.0, 1.0))
 
 
 def flower_lab(profile: Profile) -> dict[str, np.ndarray]:
@@ -49,6 +57,13 @@ def flower_lab(profile: Profile) -> dict[str, np.ndarray]:
 
 
 MAX_FADE = 2.5  #: a band may show as little as 1 / this of its print's chroma (glare, a phone's processing)
+#: a band sample greener than this (Lab a*, the band's balance) may be the garden green beside the band
+#: (about -30); every flower's print is above it. Asked of the samples the edge search's green map
+#: takes for green only where too few are left without them: that map's balance (the tiles') can
+#: tint a white band green (development 47031: every white band's sample left out, its flower read
+#: on a fountain's water standing over it), while the samples at a band's inner edge, which it keeps
+#: out, can lean pink in the band's balance (42095, a white band read as pink washed out)
+BAND_GREEN_A = -8.0
 NEUTRAL_CHROMA = 10.0  #: a flower printed with less chroma than this (Lab) is a neutral one (white)
 
 
@@ -178,8 +193,11 @@ def band_pixels(
     level: int,
     placement: tuple[float, ...],
     hidden: np.ndarray | None = None,
+    lenient: bool = False,
 ) -> np.ndarray:
-    """Lab pixels (white-balanced photo) of the middle of a tile's 3 mm flower band, where it is seen."""
+    """Lab pixels (white-balanced photo) of the middle of a tile's 3 mm flower band, where it is seen;
+    ``lenient``: a sample ``green_map`` takes for garden green is left out only where the band's own
+    balance shows it green too (:data:`BAND_GREEN_A`)."""
     t = profile.tile
     cx, cy = profile.block_centre(row, col)
     cx, cy = cx + placement[0], cy + placement[1]
@@ -206,6 +224,8 @@ def band_pixels(
     px = lab.at(uv[:, 1], uv[:, 0])
     # leave out the garden green (a sample off the band) and deep shadow
     green = green_map[uv[:, 1], uv[:, 0]] <= OTHER_MIN
+    if lenient:
+        green &= px[:, 1] < BAND_GREEN_A
     return px[~green & (px[:, 0] > 25.0)]
 
 

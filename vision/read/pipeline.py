@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -11,7 +12,7 @@ import numpy as np
 
 from scoring.garden import Tile
 from scoring.visibility import top_levels
-from vision.camera import Camera
+from vision.camera import Camera, in_image
 from vision.profile import Profile
 from vision.read import board as board_stage
 from vision.read import flowers, levelscale, pose, tilefit, tiles, views
@@ -24,6 +25,7 @@ LEVELS = range(1, 7)  #: the planes swept (the spec's gardens reach level 5)
 CAMERA_ROUNDS = 2  #: rounds of refining the camera on the tiles and reading them again
 INFERRED_CONFIDENCE = 0.5  #: at most this sure of a tile read from the piece on it
 MIN_BAND_PX = 20  #: band pixels past the pieces read that are enough to read a flower by
+OWN_PLAQUE_SHARE = 0.5  #: of a plaque's samples that show the cream for :func:`own_light` to count it
 LAST_MOVE_PX = 1.5  #: the last round reads the tiles again only if the camera moved more than this
 
 
@@ -275,20 +277,27 @@ def read_flowers(
     """Each tile's flower (in place), from its band where the tiles above leave it in sight and, where
     enough of it is left, where no piece read stands over it (``pieces``: each one's level and the
     image points whose convex hull holds it). A piece on a tile one level down can cover a band too:
-    stairs rise to the tile above."""
+    stairs rise to the tile above. Each band is balanced on its tile's own plaques too
+    (:func:`own_light`), and leaves out the garden green as the edge search's map shows it, or, where
+    too little is left so, as its own balance shows it (:func:`vision.read.flowers.band_pixels`)."""
     hidden = np.zeros(lab.shape[:2], np.uint8)
+    top = tiles.top_of(finds)
     seen = []  #: each tile's band: (tile, its pixels' count, their colour)
     for f in sorted(finds, key=lambda f: -f.level):
         where = (f.row, f.col, f.level, f.placement)
-        px = None
+        fields = [(*rc, f.level) for rc in f.cells if top[rc] == f.level]
+        own = own_light(lab, green_map, cam, profile, fields, hidden)
+        masks = [hidden]
         over = [o for level, o in pieces if level >= f.level - 1]
         if over:
             past = hidden.copy()
             for o in over:
                 tiles.hide(past, o, grow_px=0)
-            px = flowers.band_pixels(lab, green_map, cam, profile, *where, past)
-        if px is None or len(px) < MIN_BAND_PX:
-            px = flowers.band_pixels(lab, green_map, cam, profile, *where, hidden)
+            masks.insert(0, past)
+        for mask, lenient in itertools.product(masks, (False, True)):
+            px = flowers.band_pixels(own, green_map, cam, profile, *where, mask, lenient)
+            if len(px) >= MIN_BAND_PX:
+                break
         if len(px):
             colour = flowers.band_colour(px)
             f.flower, f.flower_scores = flowers.classify_colour(colour, profile)
@@ -305,6 +314,38 @@ def read_flowers(
             f.flower: 1.0 - flowers.WASHED_SCORE,
         }
         f.flower = washed
+
+
+def own_light(
+    lab: flowers.BandLab,
+    green_map: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    fields: list[tuple[int, int, int]],
+    hidden: np.ndarray,
+) -> flowers.BandLab:
+    """``lab`` balanced further on one tile's own plaques (its ``fields`` seen from above, where
+    ``hidden`` leaves them in sight): a tile in the shade of higher ones is lit by another lamp than
+    the tiles the photo was balanced on, and its white band takes that light's tint (a cool fill
+    turned white bands in shadow blue once compared with the whites in the key light). A field counts
+    where :data:`OWN_PLAQUE_SHARE` of its plaque's samples show the cream and not the garden green as
+    ``green_map`` shows it: a field of flowers has no plaque, and the pale green of a washed-out photo
+    passes for cream by its hue (development 42095: a white band balanced on two such fields read
+    pink)."""
+    if not fields:
+        return lab
+    creams = []
+    for ring in views.plaque_points(cam, profile, fields).reshape(len(fields), -1, 2):
+        seen = ring[in_image(ring, lab.shape)]
+        seen = seen[hidden[seen[:, 1], seen[:, 0]] == 0]
+        px = lab.balanced(seen[:, 1], seen[:, 0])
+        cream = views.near_cream(px, profile) & (green_map[seen[:, 1], seen[:, 0]] > tilefit.OTHER_MIN)
+        if cream.sum() >= OWN_PLAQUE_SHARE * len(ring):
+            creams.append(px[cream])
+    if not creams:
+        return lab
+    gain = views.plaque_gain(np.vstack(creams), profile)
+    return lab if np.array_equal(gain, np.ones(3, np.float32)) else lab.tinted(gain)
 
 
 def _moved_px(a: Camera, b: Camera, profile: Profile) -> float:

@@ -182,10 +182,18 @@ def print_gain(
     """Per-channel gain (B, G, R), applied after ``gain`` (the board's), that brings the cream plaques
     of the tiles' ``fields`` ((row, col, level) of fields seen from above) to their nominal hue: the
     tiles are printed apart from the board, and a light mixed from lamps of two colours can tint the
-    tiles standing in it unlike the board's margin. Only the hue changes (the gain's mean is 1); the
-    brighter half of the samples near the cream's hue counts (not an icon's ink, a piece, a shadow)."""
+    tiles standing in it unlike the board's margin (see :func:`plaque_gain`)."""
+    uv = plaque_points(cam, profile, fields)
+    uv = uv[in_image(uv, image.shape)]
+    px = np.clip(image[uv[:, 1], uv[:, 0]].astype(np.float32) / 255.0 * gain, 0.0, 1.0)
+    return plaque_gain(px, profile)
+
+
+def plaque_points(cam: Camera, profile: Profile, fields: list[tuple[int, int, int]]) -> np.ndarray:
+    """The pixels (N, 2, int) sampled on the plaques of ``fields`` ((row, col, level)): a ring each,
+    outside the icon and inside the rim (:data:`PLAQUE_RING_MM`)."""
     if not fields:
-        return np.ones(3, np.float32)
+        return np.zeros((0, 2), int)
     t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
     ring = np.vstack([np.column_stack([r * np.cos(t), r * np.sin(t)]) for r in PLAQUE_RING_MM])
     pts = []
@@ -193,13 +201,16 @@ def print_gain(
         x, y = profile.cell_centre(row, col)
         z = np.full(len(ring), profile.tile_top_z(level))
         pts.append(np.column_stack([ring[:, 0] + x, ring[:, 1] + y, z]))
-    uv = np.round(cam.project(np.vstack(pts))).astype(int)
-    ok = in_image(uv, image.shape)
-    px = np.clip(image[uv[ok, 1], uv[ok, 0]].astype(np.float32) / 255.0 * gain, 0.0, 1.0)
+    return np.round(cam.project(np.vstack(pts))).astype(int)
+
+
+def plaque_gain(px: np.ndarray, profile: Profile) -> np.ndarray:
+    """The gain (B, G, R) that brings plaque samples ``px`` (N, 3, balanced BGR in 0..1) to the
+    plaques' nominal hue. Only the hue changes (the gain's mean is 1); the brighter half of the samples
+    near the cream's hue counts (not an icon's ink, a piece, a shadow); fewer than
+    :data:`MIN_PLAQUE_PX` such samples leave it at 1."""
     target = rgb(profile.tile.plaque_colour)[::-1]
-    # near the cream's hue (not a fountain's water or a dome standing on the plaque), not clipped
-    hue = px / np.maximum(px.sum(axis=1, keepdims=True), 1e-3) - target / target.sum()
-    px = px[(np.abs(hue).max(axis=1) < PLAQUE_HUE) & (px.max(axis=1) < CLIPPED)]
+    px = px[near_cream(px, profile)]
     bright = px[px.sum(axis=1) >= np.median(px.sum(axis=1))] if len(px) else px
     if len(bright) < MIN_PLAQUE_PX:
         return np.ones(3, np.float32)
@@ -207,6 +218,14 @@ def print_gain(
     g = np.clip(g / g.mean(), 1 / MAX_PRINT_TINT, MAX_PRINT_TINT) - 1.0
     g = 1.0 + np.sign(g) * np.maximum(np.abs(g) - PRINT_DEAD_ZONE, 0.0)
     return (g / g.mean()).astype(np.float32)
+
+
+def near_cream(px: np.ndarray, profile: Profile) -> np.ndarray:
+    """Which samples ``px`` (N, 3, balanced BGR in 0..1) are near the plaques' cream hue (not a
+    fountain's water or a dome standing on a plaque) and not clipped."""
+    target = rgb(profile.tile.plaque_colour)[::-1]
+    hue = px / np.maximum(px.sum(axis=1, keepdims=True), 1e-3) - target / target.sum()
+    return (np.abs(hue).max(axis=1) < PLAQUE_HUE) & (px.max(axis=1) < CLIPPED)
 
 
 def greenness(lab: np.ndarray) -> np.ndarray:
