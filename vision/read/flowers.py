@@ -61,8 +61,8 @@ MAX_FADE = 2.5  #: a band may show as little as 1 / this of its print's chroma (
 #: (about -30); every flower's print is above it. Asked of the samples the edge search's green map
 #: takes for green only where too few are left without them: that map's balance (the tiles') can
 #: tint a white band green (development 47031: every white band's sample left out, its flower read
-#: on a fountain's water standing over it), while the samples at a band's inner edge, which it keeps
-#: out, can lean pink in the band's balance (42095, a white band read as pink washed out)
+#: on a fountain's water standing over it). Asked of every band, it read 41089's and 42095's white
+#: bands blue and pink (with the own-plaque balance of that time), so the map's test stays first
 BAND_GREEN_A = -8.0
 NEUTRAL_CHROMA = 10.0  #: a flower printed with less chroma than this (Lab) is a neutral one (white)
 
