@@ -1052,6 +1052,25 @@ def test_a_tile_read_one_cell_off_onto_the_open_board_is_moved_back(tmp_path):
     assert tiles.bare_fields(img, cam, REFERENCE, off, np.ones(img.shape, np.uint8)) == []
 
 
+def test_a_tile_read_one_cell_off_moves_back_over_a_tile_two_levels_below_on_its_block(tmp_path):
+    """A level-3 tile on double pillars over a level-1 tile on the same block (legal: they are not on
+    levels next to each other), read one cell over onto the open board, moves back onto its block: the
+    tile read below does not rule the block out. One level above it, the rules would."""
+    from vision.read import tilefit, tiles
+    from vision.read.views import board_gain
+
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=2, col=2, level=1, flower="white"), Tile(row=2, col=2, level=3, flower="pink")])
+    photo = render_photo(garden, 20_003, tilt_deg=6.0, **PLAIN)
+    cam = Camera.from_dict(photo.truth["camera"])
+    img = tilefit.edge_image(photo.image, board_gain(photo.image, cam, REFERENCE))
+    low = tiles.TileFind(2, 2, 1, 0.0, {}, 20, (0.0, 0.0, 0.0))
+    off = tiles.TileFind(2, 3, 3, 0.0, {3: 0.1}, 12, (0.0, 0.0, 0.0))
+    moved = tiles.shift_off_bare(img, cam, REFERENCE, [low, off])
+    assert [(f.row, f.col, f.level) for f in moved] == [(2, 2, 1), (2, 2, 3)]
+    assert tiles._forbids(low, 2, 2, 2) and not tiles._forbids(low, 2, 2, 3)
+
+
 def _solve_on_table(monkeypatch, table, green_at):
     """``tiles.solve`` on a blank photo, as a function of its keyword arguments returning the tiles read
     (row, col, level), sorted: the fits are ``table`` ((row, col, level) -> (edges, cost), every edge on

@@ -408,6 +408,15 @@ def _excludes(f: TileFind, r: int, c: int, k: int) -> bool:
     return (k == f.level and overlaps((r, c), (f.row, f.col))) or (same_block and k > f.level - 2)
 
 
+def _forbids(f: TileFind, r: int, c: int, k: int) -> bool:
+    """Whether the rules rule out a tile on block (r, c) at level k beside tile ``f``: one level's
+    tiles never share a cell, and of two tiles on one block, on levels next to each other, the upper
+    would cover the lower fully. (A tile two levels or more above another on its block, on double
+    pillars, may stand there: :func:`_excludes` leaves such a block to the sweep that judged it.)"""
+    same_block = (r, c) == (f.row, f.col)
+    return (k == f.level and overlaps((r, c), (f.row, f.col))) or (same_block and abs(k - f.level) == 1)
+
+
 def solve(
     img: tilefit.EdgeImage,
     cam: Camera,
@@ -757,7 +766,7 @@ def _moved(
         r, c = f.row + dr, f.col + dc
         if not (0 <= r < BLOCKS and 0 <= c < BLOCKS):
             continue
-        if any(g is not f and _excludes(g, r, c, f.level) for g in others):
+        if any(g is not f and _forbids(g, r, c, f.level) for g in others):
             continue
         fit = tilefit.fit_level(img, cam, profile, r, c, f.level, hidden=mask)
         if fit is None or fit.inliers <= best_inliers:
