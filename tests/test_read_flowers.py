@@ -38,6 +38,25 @@ def test_a_white_band_with_a_faint_tint_is_white(tint):
     assert scores["white"] == max(scores.values()) and abs(sum(scores.values()) - 1.0) < 1e-6
 
 
+@pytest.mark.parametrize("name", ["pink", "blue"])
+def test_a_band_sampled_half_on_the_board_past_its_edge_keeps_its_flower(name):
+    """A ring sampled a hair off a tile mostly hidden lies on the board's sand on one side: the median
+    of a blue band and the sand, half and half, has little chroma and would read white. The samples
+    that pass for the print round the band are left out, and the band is the rest."""
+    sand = flowers.print_lab(REFERENCE)[0]
+    mixed = np.vstack([_washed(name, 0.8, lighter=0.0), np.tile(sand, (60, 1)).astype(np.float32)])
+    assert classify_colour(np.median(mixed, axis=0), REFERENCE)[0] != name
+    assert classify(mixed, REFERENCE)[0] == name
+
+
+def test_a_band_close_to_the_boards_colour_is_taken_whole():
+    """A white band in a warm light comes near the sand itself: its samples, some passing for the print
+    and some not, are one colour, and the band is their median."""
+    warm = np.array([82.0, 2.0, 14.0], np.float32) + np.random.default_rng(1).normal(0, 4, (120, 3))
+    assert np.allclose(flowers.band_colour(warm, REFERENCE), np.median(warm, axis=0))
+    assert classify(warm, REFERENCE)[0] == "white"
+
+
 def test_no_pixels_no_flower():
     assert classify(np.zeros((0, 3), np.float32), REFERENCE) == ("", {})
 
@@ -250,7 +269,8 @@ def test_a_tile_in_a_tinted_shade_is_balanced_on_its_own_plaques(tiles_shot) -> 
     nothing = np.zeros(image.shape[:2], np.uint8)
 
     def band(lab: flowers.BandLab, img: np.ndarray) -> np.ndarray:
-        return flowers.band_colour(flowers.band_pixels(lab, tilefit.not_green(img), cam, REFERENCE, *where))
+        px = flowers.band_pixels(lab, tilefit.not_green(img), cam, REFERENCE, *where)
+        return flowers.band_colour(px, REFERENCE)
 
     lit = band_lab(image, cam, REFERENCE, finds, gain)
     shaded = band_lab(cool, cam, REFERENCE, finds, gain)

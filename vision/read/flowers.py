@@ -68,15 +68,46 @@ NEUTRAL_CHROMA = 10.0  #: a flower printed with less chroma than this (Lab) is a
 
 
 def classify(lab_pixels: np.ndarray, profile: Profile) -> tuple[str, dict[str, float]]:
-    """The flower of a band's pixels (Lab): :func:`classify_colour` of their median."""
+    """The flower of a band's pixels (Lab): :func:`classify_colour` of their :func:`band_colour`."""
     if not len(lab_pixels):
         return "", {}
-    return classify_colour(band_colour(lab_pixels), profile)
+    return classify_colour(band_colour(lab_pixels, profile), profile)
 
 
-def band_colour(lab_pixels: np.ndarray) -> np.ndarray:
-    """A band's colour: the median of its pixels (Lab)."""
-    return np.median(lab_pixels.reshape(-1, 3), axis=0)
+#: a band sample within this (Lab a b) of a colour of the board's print or a tile's path or edge
+#: passes for that print: a ring sampled a hair off a tile mostly hidden lies past its edge ...
+PRINT_NEAR = 12.0
+#: ... and where such samples are this share of a band's or more, and as big a share at most of the
+#: others, the two groups' medians this far apart (a b), the band is the others
+PRINT_SHARE, PRINT_APART = 0.15, 25.0
+
+
+def print_lab(profile: Profile) -> np.ndarray:
+    """Lab (N, 3) of the colours printed round the bands: the board's sand, cells, gaps, recess, and the
+    tiles' path and cut edges."""
+    b, t = profile.board, profile.tile
+    hexes = [b.colour, b.cell_colour, b.gap_colour, b.recess_colour, t.path_colour, t.edge_colour]
+    bgr = np.array([rgb(h)[::-1] for h in hexes], np.float32).reshape(-1, 1, 3)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+
+
+def band_colour(lab_pixels: np.ndarray, profile: Profile) -> np.ndarray:
+    """A band's colour: the median of its pixels (Lab), or, where they fall in two groups far apart,
+    one of them passing for the print round the band (:data:`PRINT_SHARE`), the median of the other.
+    A tile mostly hidden, its placement a millimetre or two off, has its rings on the board past its
+    edge on one side: mixed half and half, a blue band and the sand have a median of little chroma,
+    read white (development 47139)."""
+    px = lab_pixels.reshape(-1, 3)
+    median = np.median(px, axis=0)
+    near = np.linalg.norm(px[:, None, 1:] - print_lab(profile)[None, :, 1:], axis=2).min(axis=1)
+    printed = near < PRINT_NEAR
+    share = float(printed.mean()) if len(px) else 0.0
+    if not PRINT_SHARE <= share <= 1.0 - PRINT_SHARE:
+        return median
+    band = np.median(px[~printed], axis=0)
+    if np.linalg.norm(band[1:] - np.median(px[printed], axis=0)[1:]) < PRINT_APART:
+        return median
+    return band
 
 
 def classify_colour(med: np.ndarray, profile: Profile) -> tuple[str, dict[str, float]]:

@@ -299,7 +299,7 @@ def read_flowers(
             if len(px) >= MIN_BAND_PX:
                 break
         if len(px):
-            colour = flowers.band_colour(px)
+            colour = flowers.band_colour(px, profile)
             f.flower, f.flower_scores = flowers.classify_colour(colour, profile)
             seen.append((f, len(px), colour))
         else:
