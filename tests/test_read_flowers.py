@@ -57,6 +57,17 @@ def test_a_band_close_to_the_boards_colour_is_taken_whole():
     assert classify(warm, REFERENCE)[0] == "white"
 
 
+def test_glare_at_the_sensors_white_does_not_make_a_band_white():
+    """A yellow band under a lamp's glare: its paler samples pass for the sand round it and are left
+    out, and of the rest, deep yellow and glare clipped at the sensor's white, the glare tells no
+    colour (:data:`flowers.GLARE_L`): the band is its deep yellow."""
+    yellow = flower_lab(REFERENCE)["yellow"]
+    pale = np.array([80.0, 3.0, 26.0], np.float32)  # within PRINT_NEAR of the sand
+    glare = np.array([100.0, 0.0, 0.0], np.float32)
+    px = np.vstack([np.tile(yellow, (40, 1)), np.tile(pale, (50, 1)), np.tile(glare, (60, 1))])
+    assert classify(px.astype(np.float32), REFERENCE)[0] == "yellow"
+
+
 def test_no_pixels_no_flower():
     assert classify(np.zeros((0, 3), np.float32), REFERENCE) == ("", {})
 

@@ -78,8 +78,12 @@ def classify(lab_pixels: np.ndarray, profile: Profile) -> tuple[str, dict[str, f
 #: passes for that print: a ring sampled a hair off a tile mostly hidden lies past its edge ...
 PRINT_NEAR = 12.0
 #: ... and where such samples are this share of a band's or more, and as big a share at most of the
-#: others, the two groups' medians this far apart (a b), the band is the others
+#: others, the two groups' medians this far apart (a b), the band is the others ...
 PRINT_SHARE, PRINT_APART = 0.15, 25.0
+#: ... but for those as light as this or lighter (Lab L): glare at the sensor's white tells no colour
+#: (development 44083: a yellow band under glare, its paler samples passing for the sand, read from
+#: the rest, glare and deep yellow, as white)
+GLARE_L = 98.0
 
 
 def print_lab(profile: Profile) -> np.ndarray:
@@ -93,7 +97,8 @@ def print_lab(profile: Profile) -> np.ndarray:
 
 def band_colour(lab_pixels: np.ndarray, profile: Profile) -> np.ndarray:
     """A band's colour: the median of its pixels (Lab), or, where they fall in two groups far apart,
-    one of them passing for the print round the band (:data:`PRINT_SHARE`), the median of the other.
+    one of them passing for the print round the band (:data:`PRINT_SHARE`), the median of the other
+    (glare left out: :data:`GLARE_L`).
     A tile mostly hidden, its placement a millimetre or two off, has its rings on the board past its
     edge on one side: mixed half and half, a blue band and the sand have a median of little chroma,
     read white (development 47139)."""
@@ -102,9 +107,10 @@ def band_colour(lab_pixels: np.ndarray, profile: Profile) -> np.ndarray:
     near = np.linalg.norm(px[:, None, 1:] - print_lab(profile)[None, :, 1:], axis=2).min(axis=1)
     printed = near < PRINT_NEAR
     share = float(printed.mean()) if len(px) else 0.0
-    if not PRINT_SHARE <= share <= 1.0 - PRINT_SHARE:
+    rest = ~printed & (px[:, 0] < GLARE_L)
+    if not PRINT_SHARE <= share <= 1.0 - PRINT_SHARE or not rest.any():
         return median
-    band = np.median(px[~printed], axis=0)
+    band = np.median(px[rest], axis=0)
     if np.linalg.norm(band[1:] - np.median(px[printed], axis=0)[1:]) < PRINT_APART:
         return median
     return band
