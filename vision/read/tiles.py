@@ -412,7 +412,9 @@ def _forbids(f: TileFind, r: int, c: int, k: int) -> bool:
     """Whether the rules rule out a tile on block (r, c) at level k beside tile ``f``: one level's
     tiles never share a cell, and of two tiles on one block, on levels next to each other, the upper
     would cover the lower fully. (A tile two levels or more above another on its block, on double
-    pillars, may stand there: :func:`_excludes` leaves such a block to the sweep that judged it.)"""
+    pillars, may stand there: :func:`_excludes` leaves such a block to the sweep that judged it.
+    Development 48051: a level-4 tile over a level-2 one on its block, read a cell over onto the table,
+    could not move back.)"""
     same_block = (r, c) == (f.row, f.col)
     return (k == f.level and overlaps((r, c), (f.row, f.col))) or (same_block and abs(k - f.level) == 1)
 
