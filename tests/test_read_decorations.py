@@ -602,10 +602,20 @@ def test_stairs_up_from_a_bare_cell_do_not_doubt_a_statue(shot, monkeypatch: pyt
         assert _read_with_looks(shot, monkeypatch, tiles, looks) == read
 
 
-@pytest.mark.parametrize("kind", ["fountain", "bridge"])
 @pytest.mark.parametrize(
-    ("level", "below", "score", "read"),
-    [(1, False, 0.97, True), (1, False, 0.9, False), (2, False, 0.97, False), (2, True, 0.97, True)],
+    ("kind", "level", "below", "score", "read"),
+    [
+        ("fountain", 1, False, 0.97, True),
+        ("fountain", 1, False, 0.9, True),
+        ("fountain", 1, False, 0.8, False),
+        ("fountain", 2, False, 0.97, False),
+        ("fountain", 2, True, 0.97, True),
+        ("fountain", 2, True, 0.9, False),
+        ("bridge", 1, False, 0.97, True),
+        ("bridge", 1, False, 0.9, False),
+        ("bridge", 2, False, 0.97, False),
+        ("bridge", 2, True, 0.97, True),
+    ],
 )
 def test_a_sure_piece_half_on_a_tile_not_read_needs_no_green_round_it(
     shot, monkeypatch: pytest.MonkeyPatch, kind: str, level: int, below: bool, score: float, read: bool
@@ -615,7 +625,8 @@ def test_a_sure_piece_half_on_a_tile_not_read_needs_no_green_round_it(
     surely itself (dev seeds 43016, 43039: a low tile's one field in sight under the fountain; 41011: a
     bridge's far end on a low tile the higher tile in front hides in the photo), on level 1 or over a
     tile read a level lower (dev seed 41084: glare on the bare board beside a level-4 tile implied a
-    tile over nothing read)."""
+    tile over nothing read). A fountain whose fields not read are all on level 1 needs less
+    (``UNREAD_COVER_LOW``: dev seeds 48009, 48031, 48177), and only there."""
     import vision.read.decorations as deco
 
     monkeypatch.setattr(deco.Scorer, "green_seen", lambda self, field: 0)
