@@ -41,7 +41,7 @@ def test_a_white_band_with_a_faint_tint_is_white(tint):
 @pytest.mark.parametrize("name", ["pink", "blue"])
 def test_a_band_sampled_half_on_the_board_past_its_edge_keeps_its_flower(name):
     """A ring sampled a hair off a tile mostly hidden lies on the board's sand on one side: the median
-    of a blue band and the sand, half and half, has little chroma and would read white. The samples
+    of a blue or pink band and the sand, half and half, has little chroma and would read white. The samples
     that pass for the print round the band are left out, and the band is the rest."""
     sand = flowers.print_lab(REFERENCE)[0]
     mixed = np.vstack([_washed(name, 0.8, lighter=0.0), np.tile(sand, (60, 1)).astype(np.float32)])
