@@ -400,14 +400,6 @@ def late_proposals(
     ]
 
 
-def _excludes(f: TileFind, r: int, c: int, k: int) -> bool:
-    """Whether accepted tile ``f`` rules out a tile on block (r, c) at level k: one level's tiles never
-    share a cell, a tile never covers the one just below it fully, and a block under an accepted tile
-    was judged with it."""
-    same_block = (r, c) == (f.row, f.col)
-    return (k == f.level and overlaps((r, c), (f.row, f.col))) or (same_block and k > f.level - 2)
-
-
 def _forbids(f: TileFind, r: int, c: int, k: int) -> bool:
     """Whether the rules rule out a tile on block (r, c) at level k beside tile ``f``: one level's
     tiles never share a cell, and of two tiles on one block, on levels next to each other, the upper
@@ -417,6 +409,12 @@ def _forbids(f: TileFind, r: int, c: int, k: int) -> bool:
     could not move back.)"""
     same_block = (r, c) == (f.row, f.col)
     return (k == f.level and overlaps((r, c), (f.row, f.col))) or (same_block and abs(k - f.level) == 1)
+
+
+def _excludes(f: TileFind, r: int, c: int, k: int) -> bool:
+    """Whether accepted tile ``f`` rules out a tile on block (r, c) at level k: what the rules rule
+    out (:func:`_forbids`), and a block under an accepted tile was judged with it."""
+    return _forbids(f, r, c, k) or ((r, c) == (f.row, f.col) and k > f.level - 2)
 
 
 def solve(
