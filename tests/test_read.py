@@ -324,6 +324,27 @@ def test_a_weak_placement_that_measures_most_of_the_holes_is_the_board(monkeypat
         board_stage.find_board(photo.image, REFERENCE)
 
 
+def test_a_slots_placement_that_measures_few_holes_gives_way_to_the_outline(monkeypatch, tmp_path):
+    """The storage strip's slots now and then agree with the print on a placement far off the board
+    (development 48141). Refined, such a placement measures few of the board's holes: it is not taken,
+    and the board's outline places the board."""
+    garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
+        Tile(row=0, col=0, level=1, flower="pink"), Tile(row=5, col=5, level=1, flower="yellow")])
+    rendered = render_photo(garden, 20_004, tilt_deg=8.0, **PLAIN)
+    photo = load_photo(save_photo(rendered, tmp_path / "slots.png"))
+    find = board_stage.find
+    s = find.DETECT_LONG_SIDE / max(photo.image.shape[:2])
+    want = _corners(rendered.truth) * photo.scale * s
+    H = cv2.getPerspectiveTransform(REFERENCE.board.corners[:, :2].astype(np.float32), want.astype(np.float32))
+    off = np.array([[1.0, 0.0, 0.45 * np.ptp(want[:, 0])], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) @ H
+    monkeypatch.setattr(find, "register", lambda *a, **k: [])  # no lattice of holes registers
+    monkeypatch.setattr(find, "register_slots", lambda *a, **k: [(0.9, off)])  # the slots, half a board off
+    fit = find.find_board(photo.image, REFERENCE)
+    assert fit.evidence["holes"] >= find.OUTLINE_HOLES
+    found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
+    assert np.max(np.linalg.norm(found - _corners(rendered.truth), axis=1)) < 2.0
+
+
 def test_camera_focal_length_and_height(tall):
     path, truth = tall
     reading = read_photo(path)

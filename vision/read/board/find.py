@@ -59,6 +59,14 @@ BENT_RESIDUAL_PX, BENT_CLOSER = 0.9, 0.85
 MANY_HOLES = 32
 
 
+def _shows_holes(fit: BoardFit) -> bool:
+    """Whether a placement by a cue other than the lattice of holes (the outline, the storage strip's
+    slots), refined, measures :data:`OUTLINE_HOLES` of the board's holes where it puts them. The slots
+    agree with the print now and then on a board they place hundreds of pixels off (development 48141:
+    0.36 and 9 holes, 370 px off, where the outline then placed it 2 px off at 0.64 with 22 holes)."""
+    return fit.evidence.get("holes", 0) >= OUTLINE_HOLES
+
+
 def _refined_weak(
     gray_small: np.ndarray,
     s: float,
@@ -111,9 +119,14 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
     def gray() -> np.ndarray:  # the full image, for refining (once, whichever cue places the board)
         return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
+    fits: dict[tuple[bytes, float], BoardFit] = {}
+
     def refined(H_small: np.ndarray, barrel: float = 0.0) -> BoardFit:
-        """:func:`refine` on the full image of a homography found on the small one."""
-        return refine(gray(), np.diag([1 / s, 1 / s, 1.0]) @ H_small, profile, barrel=barrel)
+        """:func:`refine` on the full image of a homography found on the small one (once each)."""
+        key = (H_small.tobytes(), barrel)
+        if key not in fits:
+            fits[key] = refine(gray(), np.diag([1 / s, 1 / s, 1.0]) @ H_small, profile, barrel=barrel)
+        return fits[key]
 
     # a strict choice of blobs first (a checked cloth floods the loose one), then the loose one, then
     # hypotheses from single pairs of holes (a board so covered that its holes are scattered)
@@ -131,7 +144,8 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         slots = sorted(
             (r for lat in tried for r in register_slots(gray_small, lat, profile)), key=lambda r: -r[0]
         )
-        regs = sorted([*regs, *slots[:1]], key=lambda r: -r[0])
+        if slots and (slots[0][0] < MIN_REGISTRATION or _shows_holes(refined(slots[0][1]))):
+            regs = sorted([*regs, *slots[:1]], key=lambda r: -r[0])
     if not registered():
         # no lattice registers (tiles hide nearly every hole): the board's outline, if the photo shows it
         t = min(OUTLINE_LONG_SIDE / max(image.shape[:2]), 1.0)  # finer than the blobs: clutter merges less
@@ -143,7 +157,7 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         regs = sorted([*regs, *outline], key=lambda r: -r[0])
         if not registered() and weak is not None:
             fit = refined(weak[1])
-            if fit.evidence.get("holes", 0) >= OUTLINE_HOLES:
+            if _shows_holes(fit):
                 fit.score = float(weak[0])
                 return fit
     if not registered() and slots:
@@ -152,7 +166,7 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         fit = refined(slots[0][1])
         H = np.diag([s, s, 1.0]) @ fit.H
         score = _agreement_in_frame(gray_small, H / H[2, 2], *_template_samples(profile))
-        if fit.evidence.get("holes", 0) >= OUTLINE_HOLES and score is not None and score >= MIN_REGISTRATION:
+        if _shows_holes(fit) and score is not None and score >= MIN_REGISTRATION:
             fit.score = float(score)
             return fit
     if not registered():  # no placement agrees with the straight template: refined, one may
