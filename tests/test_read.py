@@ -335,7 +335,8 @@ def test_a_slots_placement_that_measures_few_holes_gives_way_to_the_outline(monk
     find = board_stage.find
     s = find.DETECT_LONG_SIDE / max(photo.image.shape[:2])
     want = _corners(rendered.truth) * photo.scale * s
-    H = cv2.getPerspectiveTransform(REFERENCE.board.corners[:, :2].astype(np.float32), want.astype(np.float32))
+    corners_mm = REFERENCE.board.corners[:, :2].astype(np.float32)
+    H = cv2.getPerspectiveTransform(corners_mm, want.astype(np.float32))
     off = np.array([[1.0, 0.0, 0.45 * np.ptp(want[:, 0])], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) @ H
     monkeypatch.setattr(find, "register", lambda *a, **k: [])  # no lattice of holes registers
     monkeypatch.setattr(find, "register_slots", lambda *a, **k: [(0.9, off)])  # the slots, half a board off
