@@ -324,10 +324,12 @@ def test_a_weak_placement_that_measures_most_of_the_holes_is_the_board(monkeypat
         board_stage.find_board(photo.image, REFERENCE)
 
 
-def test_a_slots_placement_that_measures_few_holes_gives_way_to_the_outline(monkeypatch, tmp_path):
-    """The storage strip's slots now and then agree with the print on a placement far off the board
-    (development 48141). Refined, such a placement measures few of the board's holes: it is not taken,
-    and the board's outline places the board."""
+@pytest.mark.parametrize("shift_mm, agreement", [(108.0, 0.9), (30.0, 0.5)])
+def test_a_slots_placement_gives_way_to_the_outline(monkeypatch, tmp_path, shift_mm, agreement):
+    """The storage strip's slots now and then agree with the print on a placement off the board. One
+    far off measures few of the board's holes, refined, and is not taken however well it agrees
+    (development 48141); one a pitch off, agreeing less than the board's outline, gives way to it
+    (49072). Either way the outline places the board."""
     garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
         Tile(row=0, col=0, level=1, flower="pink"), Tile(row=5, col=5, level=1, flower="yellow")])
     rendered = render_photo(garden, 20_004, tilt_deg=8.0, **PLAIN)
@@ -337,11 +339,11 @@ def test_a_slots_placement_that_measures_few_holes_gives_way_to_the_outline(monk
     want = _corners(rendered.truth) * photo.scale * s
     corners_mm = REFERENCE.board.corners[:, :2].astype(np.float32)
     H = cv2.getPerspectiveTransform(corners_mm, want.astype(np.float32))
-    off = np.array([[1.0, 0.0, 0.45 * np.ptp(want[:, 0])], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) @ H
+    off = H @ np.array([[1.0, 0.0, shift_mm], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])  # moved along the board
     monkeypatch.setattr(find, "register", lambda *a, **k: [])  # no lattice of holes registers
-    monkeypatch.setattr(find, "register_slots", lambda *a, **k: [(0.9, off)])  # the slots, half a board off
+    monkeypatch.setattr(find, "register_slots", lambda *a, **k: [(agreement, off)])
     fit = find.find_board(photo.image, REFERENCE)
-    assert fit.evidence["holes"] >= find.OUTLINE_HOLES
+    assert fit.score >= find.MIN_OUTLINE_REGISTRATION and fit.evidence["holes"] >= find.OUTLINE_HOLES
     found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
     assert np.max(np.linalg.norm(found - _corners(rendered.truth), axis=1)) < 2.0
 
