@@ -1236,9 +1236,10 @@ def test_stairs_up_to_a_field_of_another_symbol_are_no_stairs(shot) -> None:
 
 def test_stairs_whose_foot_stands_on_a_tile_not_read_are_told_by_their_treads(shot) -> None:
     """Stairs whose foot stands in sight on a tile not read cannot have their cover part judged (that
-    tile's print is not known): their treads alone tell, as for a foot under a higher tile, and the
-    evidence says so (dev seed 43156); so too once that tile is read from the stairs. Over a tile
-    read one level lower, that tile's field is what the cover part is judged on."""
+    tile's print is not known): their treads alone tell, in stone's own colours, as for a foot under a
+    higher tile, and the evidence says so (dev seed 43156); so too once that tile is read from the
+    stairs. Over a tile read one level lower, that tile's field is what the cover part is judged on."""
+    from vision.profile import linear_to_srgb
     from vision.read.decorations import SHIFTS_MM
     from vision.read.decorations.decisions import UNREAD_MIN
 
@@ -1257,6 +1258,11 @@ def test_stairs_whose_foot_stands_on_a_tile_not_read_are_told_by_their_treads(sh
     assert not again.hidden and not implied.unread((3, 2), 1)
     scorer = Scorer(grey, cam, implied, REFERENCE, np.ones(3))
     assert scorer.foot_unread(again) and scorer.evidence([again], SHIFTS_MM)[0].score >= UNREAD_MIN["stairs"]
+    # ... in stone's own colours: the board's cells, in a tile's shade, where the treads would be (what
+    # shows where no tile is) are no stairs (dev seeds 49157, 49164 read stairs off the print so)
+    shaded = np.round(linear_to_srgb(0.5 * palette(REFERENCE)["cell"]) * 255).astype(int)
+    _, _, cells = _stairs_painted(shot, tuple(shaded.tolist()))
+    assert Scorer(cells, cam, surf, REFERENCE, np.ones(3)).evidence([stairs], SHIFTS_MM)[0].score < 0.5
     read = Surfaces([*surf.tiles, dataclasses.replace(inferred, inferred=False)], REFERENCE)
     assert not Scorer(grey, cam, read, REFERENCE, np.ones(3)).foot_unread(again)
     over = Surfaces([t for t in tiles if t.level == 1] + [PlacedTile(4, 2, 3)], REFERENCE)

@@ -524,9 +524,11 @@ class Scorer:
                 hit[m] |= self.classifier.washed(lin[m], "water", WASH_DEEP) & (rel >= lo)
                 hit[m] |= self.classifier.glare(lin[m], "water") & (rel >= GLARE_BRIGHT)  # a lamp mirrored
                 hit[m] |= self.classifier.deepened(lin[m], "water") & (rel >= DEEPENED)  # a deep shade
-        # the treads of stairs whose foot stands under a higher tile, judged without their cover part,
-        # are grey or white stone only (under a tile the board's print and the pillars show, in shade)
-        under = np.array([self.foot_hidden(c) for c in cands])[np.array(owners)][seg_id] & (role == "mean")
+        # the treads of stairs whose foot stands under a higher tile or on a tile not read, judged without
+        # their cover part, are grey or white stone only (under a tile the board's print and the pillars
+        # show, in shade; where no tile is, the board's print: 49157, 49164 read stairs off its cells)
+        tell = [self.foot_hidden(c) or self.foot_unread(c) for c in cands]
+        under = np.array(tell)[np.array(owners)][seg_id] & (role == "mean")
         hit[under] &= self.group_of["rim"][k[under]]
         # a cover point is a hit where the photo does not show the print the empty tile would
         shown = np.where(green, PRINT_GREEN, self.print_of_class[k])
