@@ -231,6 +231,21 @@ def test_a_pattern_of_dots_going_on_past_eight_by_eight_is_no_lattice_of_holes()
     assert np.allclose(np.sort(found[0].points, axis=0), np.sort(board[:, :2], axis=0))
 
 
+@pytest.mark.parametrize("period", [11.0, 14.0])
+def test_the_smaller_dots_of_a_fine_checked_cloth_round_the_board_are_not_its_holes(period):
+    """A fine checked cloth's dark squares, a quarter of the board's pitch across (a hole is 0.37 of
+    it), lie round the board on a lattice of their own: the board's lattice grown from its holes does
+    not take them in, and is found whole (development 49020: no board was found)."""
+    board = _blob_grid(8, 8, (300.0, 200.0), 30.0, 20.0)
+    cloth = _blob_grid(60, 60, (0.0, 0.0), period, 0.0)
+    cloth[:, 2] = 0.26 * 30.0
+    hull = cv2.convexHull(board[:, :2].astype(np.float32))
+    dist = np.array([cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in cloth[:, :2]])
+    found = board_stage.fit_lattices(np.vstack([cloth[dist < -25.0], board]))
+    assert [len(lat.points) for lat in found] == [64]
+    assert np.allclose(np.sort(found[0].points, axis=0), np.sort(board[:, :2], axis=0))
+
+
 def test_the_pillar_slots_taken_for_a_lattice_place_the_board(tall):
     """Tiles over nearly every hole leave the six pillar slots as the holes seen best; the lattice fitted
     to them (its axes in any of the eight ways) places the board by the slots' own grid."""
