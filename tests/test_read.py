@@ -234,14 +234,17 @@ def test_a_pattern_of_dots_going_on_past_eight_by_eight_is_no_lattice_of_holes()
 @pytest.mark.parametrize("period", [11.0, 14.0])
 def test_the_smaller_dots_of_a_fine_checked_cloth_round_the_board_are_not_its_holes(period):
     """A fine checked cloth's dark squares, a quarter of the board's pitch across (a hole is 0.37 of
-    it), lie round the board on a lattice of their own: the board's lattice grown from its holes does
-    not take them in, and is found whole (development 49020: no board was found)."""
+    it), lie round the board on a lattice of their own: the board's lattice grown from its holes takes
+    them in and breaks up; on blobs sized more like holes (the board's last try) it does not, and is
+    found whole (development 49020: no board was found)."""
     board = _blob_grid(8, 8, (300.0, 200.0), 30.0, 20.0)
     cloth = _blob_grid(60, 60, (0.0, 0.0), period, 0.0)
     cloth[:, 2] = 0.26 * 30.0
     hull = cv2.convexHull(board[:, :2].astype(np.float32))
     dist = np.array([cv2.pointPolygonTest(hull, (float(x), float(y)), True) for x, y in cloth[:, :2]])
-    found = board_stage.fit_lattices(np.vstack([cloth[dist < -25.0], board]))
+    blobs = np.vstack([cloth[dist < -25.0], board])
+    assert 64 not in [len(lat.points) for lat in board_stage.fit_lattices(blobs)]
+    found = board_stage.fit_lattices(blobs, sizes=board_stage.find.STRICT_HOLE_TO_PITCH)
     assert [len(lat.points) for lat in found] == [64]
     assert np.allclose(np.sort(found[0].points, axis=0), np.sort(board[:, :2], axis=0))
 

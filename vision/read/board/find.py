@@ -11,7 +11,14 @@ import cv2
 import numpy as np
 
 from vision.profile import Profile
-from vision.read.board.lattice import MIN_HOLES, Lattice, fit_lattices, hole_candidates
+from vision.read.board.lattice import (
+    HOLE_TO_PITCH,
+    MIN_HOLES,
+    STRICT_HOLE_TO_PITCH,
+    Lattice,
+    fit_lattices,
+    hole_candidates,
+)
 from vision.read.board.plane import BoardFit
 from vision.read.board.refinement import refine
 from vision.read.board.registration import outline_quads, register, register_outline, register_slots
@@ -128,17 +135,22 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
             fits[key] = refine(gray(), np.diag([1 / s, 1 / s, 1.0]) @ H_small, profile, barrel=barrel)
         return fits[key]
 
-    # a strict choice of blobs first (a checked cloth floods the loose one), then the loose one, then
-    # hypotheses from single pairs of holes (a board so covered that its holes are scattered)
-    for min_score, pairs in ((HOLE_SCORES[0], False), (HOLE_SCORES[1], False), (HOLE_SCORES[1], True)):
-        lattices = fit_lattices(blobs[blobs[:, 3] >= min_score, :3], pairs=pairs)
-        tried += lattices
-        regs = sorted(
-            (r for lat in lattices for r in register(gray_small, lat, profile)), key=lambda r: -r[0]
-        )
-        scored += regs
-        if registered():
-            break
+    def lattices_registered(sizes: tuple[float, float]) -> None:
+        """The lattices of holes of ``sizes`` (of the pitch), registered: a strict choice of blobs first
+        (a checked cloth floods the loose one), then the loose one, then hypotheses from single pairs
+        of holes (a board so covered that its holes are scattered)."""
+        nonlocal regs
+        for min_score, pairs in ((HOLE_SCORES[0], False), (HOLE_SCORES[1], False), (HOLE_SCORES[1], True)):
+            lattices = fit_lattices(blobs[blobs[:, 3] >= min_score, :3], pairs=pairs, sizes=sizes)
+            tried.extend(lattices)
+            regs = sorted(
+                (r for lat in lattices for r in register(gray_small, lat, profile)), key=lambda r: -r[0]
+            )
+            scored.extend(regs)
+            if registered():
+                return
+
+    lattices_registered(HOLE_TO_PITCH)
     slots: list = []
     by_lattice = registered()
     if not by_lattice:  # the lattices were the pillar slots'
@@ -176,6 +188,8 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         fit = _refined_weak(gray_small, s, sorted(scored, key=lambda r: -r[0]), refined, profile)
         if fit is not None:
             return fit
+    if not registered():  # a last try, on blobs sized more like holes (a fine checked cloth round it)
+        lattices_registered(STRICT_HOLE_TO_PITCH)
     if not registered():
         raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
     fit = refined(regs[0][1])

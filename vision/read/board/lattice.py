@@ -17,6 +17,17 @@ MIN_HOLES = 5  #: fewer lattice holes than this is no board
 #: a lattice with blobs on this many nodes of the ring just round its holes goes on past them: a
 #: pattern (a checked cloth's squares), not the board, whose 8 x 8 holes end at its plain margin
 TEXTURE_RING = 12
+#: a blob's diameter over the lattice's local pitch that fits a hole (a hole is 0.37 of it): blur
+#: widens a hole's blob more than anything narrows it, and a sharp far view narrows it to a quarter
+HOLE_TO_PITCH = (0.22, 0.6)
+#: ... and where no board is found so, this (:func:`vision.read.board.find.find_board`): the dark
+#: squares of a fine checked cloth, round the board, fit a hole too, and the lattice grown from the
+#: board's holes took them in, broke into pieces and placed no board (development 49020, its squares
+#: 0.24-0.29 of the pitch and its holes 0.38-0.50). Not always: of 1,461 development photos (seeds
+#: 41000-41099, 42000-49199), 7 placed closer so, 4 farther (41036, 45094, 46016, 46073: 18-166 px),
+#: whose holes seen sharp from afar measure under it; of the 2,797 hole blobs on 200 of them (seeds
+#: 48000-48199) 20 are under 0.22 and 32 under 0.28, of the other blobs within 4 pitches 629 and 912
+STRICT_HOLE_TO_PITCH = (0.28, 0.6)
 
 
 @dataclass(frozen=True)
@@ -90,12 +101,14 @@ def hole_candidates(
     return np.column_stack([blobs[keep], score[keep]])
 
 
-def _nodes(G: np.ndarray, pts: np.ndarray, blobs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _nodes(
+    G: np.ndarray, pts: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float] = HOLE_TO_PITCH
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each blob under the lattice ``G`` (lattice -> pixels): its nearest node (m, n), how far it
     lies from it (the larger coordinate, in pitches), and whether its size fits a hole there."""
     q = apply_h(np.linalg.inv(G), pts)
     idx = np.round(q)
-    return idx, np.max(np.abs(q - idx), axis=1), _pitch_fits(G, q, blobs)
+    return idx, np.max(np.abs(q - idx), axis=1), _pitch_fits(G, q, blobs, sizes)
 
 
 def _unique_inliers(pts: np.ndarray, idx: np.ndarray, err: np.ndarray, ok: np.ndarray) -> np.ndarray:
@@ -149,21 +162,14 @@ def _robust_fit(idx: np.ndarray, pts: np.ndarray, projective: bool) -> tuple[np.
     return G, ok
 
 
-#: a blob's diameter over the lattice's local pitch that fits a hole (a hole is 0.37 of it): blur
-#: widens a hole's blob more than anything narrows it. The dark squares of a fine checked cloth are
-#: smaller: at 0.22 the lattice grown from the board's holes took them in round the board, broke
-#: into pieces and placed no board (development 49020, its squares 0.24-0.29 and its holes 0.38-0.50
-#: of the pitch; 190 s to give up). On 200 development photos (seeds 48000-48199), of the 2,797 hole
-#: blobs 20 are under 0.22 and 32 under 0.28; of the other blobs within 4 pitches, 629 and 912
-HOLE_TO_PITCH = (0.28, 0.6)
-
-
-def _pitch_fits(G: np.ndarray, q: np.ndarray, blobs: np.ndarray) -> np.ndarray:
-    """Whether each blob's diameter fits a hole at its place on the lattice (:data:`HOLE_TO_PITCH`; the
-    icons on tiles and the tiles' plaques are other sizes)."""
+def _pitch_fits(
+    G: np.ndarray, q: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float] = HOLE_TO_PITCH
+) -> np.ndarray:
+    """Whether each blob's diameter fits a hole at its place on the lattice (``sizes`` of the local
+    pitch, :data:`HOLE_TO_PITCH`; the icons on tiles and the tiles' plaques are other sizes)."""
     step = np.sqrt(np.abs(np.linalg.det(_local_affine(G, q))))
     r = blobs[:, 2] / np.maximum(step, 1e-6)
-    return (r > HOLE_TO_PITCH[0]) & (r < HOLE_TO_PITCH[1])
+    return (r > sizes[0]) & (r < sizes[1])
 
 
 def _local_affine(G: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -175,7 +181,9 @@ def _local_affine(G: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.stack([jx, jy], axis=2)
 
 
-def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
+def _grow(
+    pts: np.ndarray, G: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float] = HOLE_TO_PITCH
+) -> Lattice | None:
     """Grow a lattice from a local hypothesis ``G`` (lattice -> pixels, right near its origin):
     accept the blobs near lattice nodes within a radius that widens step by step, refitting on them
     (an affine map while the support is small, then a homography), then keep the best 8 x 8 window
@@ -190,7 +198,7 @@ def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
     )
     for radius, tol, projective in schedule:
         for _ in range(4):  # refit until the inliers (and their lattice indices) settle
-            idx, err, fits = _nodes(G, pts, blobs)
+            idx, err, fits = _nodes(G, pts, blobs, sizes)
             ok = (err < tol) & (np.max(np.abs(idx), axis=1) <= radius) & fits
             new = _unique_inliers(pts, idx, err, ok)
             if radius >= 8 and len(new):
@@ -214,10 +222,12 @@ def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray) -> Lattice | None:
     return Lattice(G, pts[inl], idx)
 
 
-def _continues(lat: Lattice, pts: np.ndarray, blobs: np.ndarray) -> np.ndarray | None:
+def _continues(
+    lat: Lattice, pts: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float] = HOLE_TO_PITCH
+) -> np.ndarray | None:
     """The blobs on ``lat``'s nodes anywhere, if it goes on past its holes (:data:`TEXTURE_RING`): a
     pattern's lattice, every node of which is then no seed for another; None for a board's."""
-    idx, err, fits = _nodes(lat.G, pts, blobs)
+    idx, err, fits = _nodes(lat.G, pts, blobs, sizes)
     on = (err < LATTICE_TOL) & fits
     lo, hi = lat.index.min(axis=0), lat.index.max(axis=0)
     ring = on & np.all((idx >= lo - 1) & (idx <= hi + 1), axis=1) & np.any((idx < lo) | (idx > hi), axis=1)
@@ -226,7 +236,13 @@ def _continues(lat: Lattice, pts: np.ndarray, blobs: np.ndarray) -> np.ndarray |
     return np.flatnonzero(on)
 
 
-def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6, pairs: bool = False) -> list[Lattice]:
+def fit_lattices(
+    blobs: np.ndarray,
+    max_grow: int = 40,
+    keep: int = 6,
+    pairs: bool = False,
+    sizes: tuple[float, float] = HOLE_TO_PITCH,
+) -> list[Lattice]:
     """The projective lattices that explain most blobs, best first (at most ``keep``, disjoint).
 
     Hypotheses are L-shaped triples: a blob and two neighbours at about the pitch (relative to the
@@ -234,7 +250,8 @@ def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6, pairs: bo
     ``pairs`` (for boards whose few visible holes are scattered), also a blob and one neighbour, the
     second axis guessed perpendicular at a few lengths. Each is scored by the blobs it explains
     nearby; the best are grown into projective lattices. A lattice that goes on past its 8 x 8 holes
-    (:func:`_continues`: a checked cloth) is left out, and none is grown again from its blobs."""
+    (:func:`_continues`: a checked cloth) is left out, and none is grown again from its blobs. A blob
+    is on a lattice where its size is ``sizes`` of the local pitch."""
     if len(blobs) < 4:
         return []
     pts, size = blobs[:, :2], blobs[:, 2]
@@ -285,7 +302,7 @@ def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6, pairs: bo
     for G in hyps:
         reach = (3 + LATTICE_TOL) * (np.linalg.norm(G[:2, 0]) + np.linalg.norm(G[:2, 1]))
         near = np.array(tree.query_ball_point(G[:2, 2], reach * 1.01), dtype=int)
-        idx, err, fits = _nodes(G, pts[near], blobs[near])
+        idx, err, fits = _nodes(G, pts[near], blobs[near], sizes)
         scores.append(int(((err < LATTICE_TOL) & (np.max(np.abs(idx), axis=1) <= 3) & fits).sum()))
     found: list[Lattice] = []
     seen: list[frozenset[int]] = []
@@ -297,11 +314,11 @@ def fit_lattices(blobs: np.ndarray, max_grow: int = 40, keep: int = 6, pairs: bo
         if seeds[c] in tried:
             continue  # a lattice through this blob was grown already
         grown += 1
-        lat = _grow(pts, hyps[c], blobs)
+        lat = _grow(pts, hyps[c], blobs, sizes)
         tried.add(int(seeds[c]))
         if lat is None or len(lat.points) < MIN_HOLES:
             continue
-        pattern = _continues(lat, pts, blobs)
+        pattern = _continues(lat, pts, blobs, sizes)
         if pattern is not None:
             tried |= set(map(int, pattern))
             continue
