@@ -127,6 +127,12 @@ SHADE = 0.5
 #: read were false (41150, 42024, 43072, 43107), 1 true (43133))
 MIN_PART = 5
 MIN_COVER = 6  #: fewer points where the empty tile shows green than this: a cover part is not judged
+#: stairs whose foot stands on a tile not read (:meth:`Scorer.foot_unread`), judged by their treads,
+#: show stone's own colours (grey, white) on this share of them at least, not only the print's or the
+#: pillars' tan that the treads' group takes in too: where no tile is, the board's cells show there
+#: (development 49157 and 49164: 0.53 and 0.07, each implying a tile not there; 43067's true stairs
+#: 0.93)
+OWN_STONE_MIN = 0.75
 UNJUDGED_COVER = (
     0.0  #: a piece whose cover part cannot be judged is not read (stairs always cross some green)
 )
@@ -524,12 +530,12 @@ class Scorer:
                 hit[m] |= self.classifier.washed(lin[m], "water", WASH_DEEP) & (rel >= lo)
                 hit[m] |= self.classifier.glare(lin[m], "water") & (rel >= GLARE_BRIGHT)  # a lamp mirrored
                 hit[m] |= self.classifier.deepened(lin[m], "water") & (rel >= DEEPENED)  # a deep shade
-        # the treads of stairs whose foot stands under a higher tile or on a tile not read, judged without
-        # their cover part, are grey or white stone only (under a tile the board's print and the pillars
-        # show, in shade; where no tile is, the board's print: 49157, 49164 read stairs off its cells)
-        tell = [self.foot_hidden(c) or self.foot_unread(c) for c in cands]
-        under = np.array(tell)[np.array(owners)][seg_id] & (role == "mean")
+        # the treads of stairs whose foot stands under a higher tile, judged without their cover part,
+        # are grey or white stone only (under a tile the board's print and the pillars show, in shade)
+        under = np.array([self.foot_hidden(c) for c in cands])[np.array(owners)][seg_id] & (role == "mean")
         hit[under] &= self.group_of["rim"][k[under]]
+        # ... and where the foot stands on a tile not read, mostly so (:data:`OWN_STONE_MIN`)
+        n_own = np.bincount(seg_id, weights=ok & hit & self.group_of["rim"][k], minlength=seg)
         # a cover point is a hit where the photo does not show the print the empty tile would
         shown = np.where(green, PRINT_GREEN, self.print_of_class[k])
         hit[cover_seg] = (shown != expect)[cover_seg]
@@ -570,6 +576,7 @@ class Scorer:
                 gates: list[bool] = []
                 caps: list[float] = []
                 least: list[float] = []  #: the points of the "min" parts that show their colour
+                own: list[float] = []  #: the shares of stone's own colours on the parts judged
                 for i in range(n_parts):
                     part = seg_parts[j]
                     share = float(n_hit[j] / n_vis[j]) if n_vis[j] else 0.0
@@ -583,6 +590,8 @@ class Scorer:
                             least.append(float(n_hit[j]))
                             if n_vis[j] >= MIN_PART:
                                 caps.append(share)
+                        if n_vis[j]:
+                            own.append(float(n_own[j] / n_vis[j]))
                         num += part.weight * n_hit[j]
                         den += part.weight * n_vis[j]
                         tot += part.weight * sizes[j]
@@ -597,6 +606,8 @@ class Scorer:
                     # a tile not read, whose print is not known (there the stairs must also climb to a
                     # field showing their symbol: Evidence.unjudged, read_decorations)
                     score *= UNJUDGED_COVER
+                if unread_foot and min(own, default=0.0) < OWN_STONE_MIN:
+                    score = 0.0  # the treads show the board's or a tile's print where no tile was read
                 if not all(gates) or inky[j - n_parts : j].any() or (least and not any(least)):
                     # (no point of a fountain's water showing water: its rim alone, in sight past a
                     # higher tile, is as ivory as a belvedere's posts or a plaque; see MIN_PART)
