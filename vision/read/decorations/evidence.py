@@ -130,8 +130,9 @@ MIN_COVER = 6  #: fewer points where the empty tile shows green than this: a cov
 #: stairs whose foot stands on a tile not read (:meth:`Scorer.foot_unread`), judged by their treads,
 #: show stone's own colours (grey, white) on this share of them at least, not only the print's or the
 #: pillars' tan that the treads' group takes in too: where no tile is, the board's cells show there
-#: (development 49157 and 49164: 0.53 and 0.07, each implying a tile not there; 43067's true stairs
-#: 0.93)
+#: (development 49157 and 49164: 0.53 and 0.07, each implying a tile not there; 44175 and 46041 read
+#: right so too). True stairs: 43067's 0.93, kept; 46137's 0.07-0.27, under a light that gives them
+#: the board's colour, lost (of the 300 held-out photos, 900075 lost, 900174 gained)
 OWN_STONE_MIN = 0.75
 UNJUDGED_COVER = (
     0.0  #: a piece whose cover part cannot be judged is not read (stairs always cross some green)
