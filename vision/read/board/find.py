@@ -157,7 +157,7 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         slots = sorted(
             (r for lat in tried for r in register_slots(gray_small, lat, profile)), key=lambda r: -r[0]
         )
-        if slots and (slots[0][0] < MIN_REGISTRATION or _shows_holes(refined(slots[0][1]))):
+        if slots and slots[0][0] >= MIN_REGISTRATION and _shows_holes(refined(slots[0][1])):
             regs = sorted([*regs, *slots[:1]], key=lambda r: -r[0])
     if not by_lattice:
         # no lattice registers (tiles hide nearly every hole): the board's outline, if the photo shows it,

@@ -102,7 +102,7 @@ def hole_candidates(
 
 
 def _nodes(
-    G: np.ndarray, pts: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float] = HOLE_TO_PITCH
+    G: np.ndarray, pts: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each blob under the lattice ``G`` (lattice -> pixels): its nearest node (m, n), how far it
     lies from it (the larger coordinate, in pitches), and whether its size fits a hole there."""
@@ -162,9 +162,7 @@ def _robust_fit(idx: np.ndarray, pts: np.ndarray, projective: bool) -> tuple[np.
     return G, ok
 
 
-def _pitch_fits(
-    G: np.ndarray, q: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float] = HOLE_TO_PITCH
-) -> np.ndarray:
+def _pitch_fits(G: np.ndarray, q: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float]) -> np.ndarray:
     """Whether each blob's diameter fits a hole at its place on the lattice (``sizes`` of the local
     pitch, :data:`HOLE_TO_PITCH`; the icons on tiles and the tiles' plaques are other sizes)."""
     step = np.sqrt(np.abs(np.linalg.det(_local_affine(G, q))))
@@ -181,9 +179,7 @@ def _local_affine(G: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.stack([jx, jy], axis=2)
 
 
-def _grow(
-    pts: np.ndarray, G: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float] = HOLE_TO_PITCH
-) -> Lattice | None:
+def _grow(pts: np.ndarray, G: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float]) -> Lattice | None:
     """Grow a lattice from a local hypothesis ``G`` (lattice -> pixels, right near its origin):
     accept the blobs near lattice nodes within a radius that widens step by step, refitting on them
     (an affine map while the support is small, then a homography), then keep the best 8 x 8 window
@@ -223,7 +219,7 @@ def _grow(
 
 
 def _continues(
-    lat: Lattice, pts: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float] = HOLE_TO_PITCH
+    lat: Lattice, pts: np.ndarray, blobs: np.ndarray, sizes: tuple[float, float]
 ) -> np.ndarray | None:
     """The blobs on ``lat``'s nodes anywhere, if it goes on past its holes (:data:`TEXTURE_RING`): a
     pattern's lattice, every node of which is then no seed for another; None for a board's."""

@@ -577,7 +577,7 @@ class Scorer:
                 gates: list[bool] = []
                 caps: list[float] = []
                 least: list[float] = []  #: the points of the "min" parts that show their colour
-                own: list[float] = []  #: the shares of stone's own colours on the parts judged
+                own: list[float] = []  #: on an unread foot, the parts' shares of stone's own colours
                 for i in range(n_parts):
                     part = seg_parts[j]
                     share = float(n_hit[j] / n_vis[j]) if n_vis[j] else 0.0
@@ -591,7 +591,7 @@ class Scorer:
                             least.append(float(n_hit[j]))
                             if n_vis[j] >= MIN_PART:
                                 caps.append(share)
-                        if n_vis[j]:
+                        if unread_foot and n_vis[j]:
                             own.append(float(n_own[j] / n_vis[j]))
                         num += part.weight * n_hit[j]
                         den += part.weight * n_vis[j]
