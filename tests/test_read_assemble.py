@@ -71,6 +71,13 @@ def test_a_statue_in_line_through_a_field_out_of_the_photos_sight_is_kept():
     assert [w.code for w in warnings] == ["hidden-statue"] and doubts == 0
     garden, _, _ = self_correct("pink", _choices(tiles), pieces, unseen=[(4, 4)])
     assert len(garden.decorations) == 1
+    # two statues out of sight in line one with the other (dev 49195): (0, 3) in row 0, (5, 3) in its
+    # column and in row 5; three are too many to assume
+    garden, warnings, doubts = self_correct("pink", _choices(tiles), pieces, unseen=[(0, 3), (5, 3)])
+    assert len(garden.decorations) == 2 and [w.code for w in warnings] == ["hidden-statue"]
+    for unseen in ([(0, 3)], [(0, 3), (3, 3), (3, 5)]):
+        garden, _, _ = self_correct("pink", _choices(tiles), pieces, unseen=unseen)
+        assert len(garden.decorations) == 1
 
 
 def test_a_tile_that_breaks_the_rules_is_read_on_its_next_best_level():

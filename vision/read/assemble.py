@@ -46,6 +46,10 @@ LEVEL_MARGIN = 0.6  #: a tile's second-best level is tried when it fits within t
 #: rightly on the development photos were read at 1.0, the wrong ones at 0.66 to 0.78; on a later set,
 #: seeds 42000-42199, a right one read at 0.875 was left out)
 SURE_STATUE = 0.85
+#: the most statues hidden from the camera a sure statue out of line may be in line through: two, for
+#: dev 49195's level-2 statue, in row 4 with a level-1 one behind a tall stack, which is in column 4
+#: with another so hidden, in row 5 with the level-4 statue read
+MAX_HIDDEN_CHAIN = 2
 
 
 @dataclass(frozen=True)
@@ -114,24 +118,25 @@ def _in_line_through_hidden(
 def hidden_statue_links(
     garden: Garden, finding: Finding, unseen: frozenset[Cell] = frozenset()
 ) -> list[Cell]:
-    """For a ``statue-line`` finding: the cells where one statue hidden from the camera would put the
-    finding's statues in line with the others. A statue can hide on a field of a tile with a higher
-    tile over it, or serve as a pillar under one: on a cell whose top tile is on level 2 or more; or
-    stand on a field seen from above that the photo does not show (``unseen``: a taller stack nearer
-    the camera hides it)."""
+    """For a ``statue-line`` finding: the cells of the fewest statues hidden from the camera (at most
+    ``MAX_HIDDEN_CHAIN``) that would put the finding's statues in line with the others, each hidden one
+    in line with the one before. A statue can hide on a field of a tile with a higher tile over it, or
+    serve as a pillar under one: on a cell whose top tile is on level 2 or more; or stand on a field
+    seen from above that the photo does not show (``unseen``: a taller stack nearer the camera hides
+    it). Empty where none would."""
     if finding.rule != "statue-line":
         return []
     group = {tuple(c) for c in finding.cells}
     others = [d.cells[0] for d in garden.decorations if d.kind == "statue" and tuple(d.cells[0]) not in group]
     top = top_levels(garden)
-    return [
-        (r, c)
-        for r in range(GRID)
-        for c in range(GRID)
-        if (top[r][c] >= 2 or (r, c) in unseen)
-        and any(in_line((r, c), g) for g in group)
-        and any(in_line((r, c), o) for o in others)
-    ]
+    hiding = [(r, c) for r in range(GRID) for c in range(GRID) if top[r][c] >= 2 or (r, c) in unseen]
+    chains: list[list[Cell]] = [[h] for h in hiding if any(in_line(h, g) for g in group)]
+    for _ in range(MAX_HIDDEN_CHAIN):
+        done = next((ch for ch in chains if any(in_line(ch[-1], o) for o in others)), None)
+        if done is not None:
+            return done
+        chains = [[*ch, h] for ch in chains for h in hiding if h not in ch and in_line(ch[-1], h)]
+    return []
 
 
 def _touches(finding: Finding, cells: Sequence[tuple[int, int]]) -> bool:

@@ -17,12 +17,22 @@ from vision.profile import Profile
 from vision.read import board as board_stage
 from vision.read import flowers, levelscale, pose, tilefit, tiles, views
 from vision.read.assemble import PieceChoice, TileChoice, cells_text, self_correct
+from vision.read.board.refinement import holes_in_sight
 from vision.read.load import Photo
 from vision.read.pieces import PiecesReading, read_pieces
 from vision.read.reading import DecorationReading, Reading, ReadWarning, TileReading
 
 LEVELS = range(1, 7)  #: the planes swept (the spec's gardens reach level 5)
 CAMERA_ROUNDS = 2  #: rounds of refining the camera on the tiles and reading them again
+#: the focal length the levels ask for is taken from the tiles seen on 16 edge points or more; with
+#: fewer than the first figure of such tiles, from those seen on the second figure or more, and then
+#: asked again of the tiles read on the camera it gives (:data:`LEVELSCALE_ROUNDS` in all): a camera far
+#: off reads few tiles, and their levels ask for a length only part of the way. Dev 43023 under darker
+#: tones: 2 tiles so seen, the length left 11% long and 5 of 10 tiles read; with 4 seen on 8 points, 5%,
+#: then 6 tiles on 8 points asked for the right length, and all 10 were read. (Every round for every
+#: photo, and 8 points always, moved cameras by a hair on many photos: as many readings lost as gained)
+LEVELSCALE_FEW = (3, 8)
+LEVELSCALE_ROUNDS = 2
 INFERRED_CONFIDENCE = 0.5  #: at most this sure of a tile read from the piece on it
 MIN_BAND_PX = 20  #: band pixels past the pieces read that are enough to read a flower by
 OWN_PLAQUE_SHARE = 0.5  #: of a plaque's samples that show the cream for :func:`own_light` to count it
@@ -459,15 +469,17 @@ def read_structure(
 ) -> tuple[Camera, Profile, list[tiles.TileFind]]:
     """The tiles and the camera together: read the tiles on the camera the board's plane gives, then
     let the tiles, at their known heights, correct the camera (its focal length and principal point)
-    and the print's band widths, and read them again (:mod:`vision.read.tiles`)."""
-    finds = tiles.solve(edge_img, cam, profile, LEVELS)
+    and the print's band widths, and read them again (:mod:`vision.read.tiles`). No tile is read over
+    the board's holes in sight."""
+    bare = holes_in_sight(fit, profile)
+    finds = tiles.solve(edge_img, cam, profile, LEVELS, bare=bare)
     if not focal.certain and support(finds)[0] < 3:
         # hardly a tile fits cleanly: the focal length may be far off; try the ends of its range
         for f in (focal.lo * 1.08, focal.hi / 1.08):
             if abs(math.log(f / cam.fx)) < 0.05:
                 continue
             other = pose.camera_from_intrinsics(fit.H, f, fit.centre, fit.kappa, size)
-            again = tiles.solve(edge_img, other, profile, LEVELS, finds)
+            again = tiles.solve(edge_img, other, profile, LEVELS, finds, bare)
             # the right focal length fits more cleanly (or, where no tile fits cleanly on either, on
             # many more edges), and loses no tile the first one found
             if focal_better(again, finds) and len(again) >= len(finds):
@@ -475,7 +487,7 @@ def read_structure(
     if clean_share(finds) < 0.6:
         searched = principal_point_search(edge_img, fit, profile, size, finds)
         if searched is not None and _moved_px(cam, searched, profile) > 0.4:
-            again = tiles.solve(edge_img, searched, profile, LEVELS, finds)
+            again = tiles.solve(edge_img, searched, profile, LEVELS, finds, bare)
             if centre_better(again, finds):
                 cam, finds = searched, again
     # the print's own band and path widths (ink spread), measured on the tiles found: the tiles'
@@ -484,10 +496,18 @@ def read_structure(
     printed = tilefit.with_spread(profile, spread) if abs(spread) > 0.04 else profile
     again = printed is not profile
     if not focal.certain:  # the focal length the levels ask for (:mod:`vision.read.levelscale`)
-        obs = tiles.observations(edge_img, cam, printed, finds, min_inliers=16)
-        scaled, _ = levelscale.search_focal(fit.H, cam, fit.kappa, obs, printed, size, focal.f)
-        if scaled is not cam:
+        for round_ in range(LEVELSCALE_ROUNDS):
+            obs = tiles.observations(edge_img, cam, printed, finds, min_inliers=16)
+            few = len(obs) < LEVELSCALE_FEW[0]
+            if few:
+                obs = tiles.observations(edge_img, cam, printed, finds, min_inliers=LEVELSCALE_FEW[1])
+            scaled, _ = levelscale.search_focal(fit.H, cam, fit.kappa, obs, printed, size, focal.f)
+            if scaled is cam:
+                break
             cam, again = scaled, True
+            if not few or round_ == LEVELSCALE_ROUNDS - 1:
+                break
+            finds, again = tiles.solve(edge_img, cam, printed, LEVELS, finds, bare), False
     for i in range(CAMERA_ROUNDS):
         obs = tiles.observations(edge_img, cam, printed, finds, min_inliers=24)
         refined = pose.refine_with_tiles(fit.H, cam, fit.kappa, obs, printed, size, focal)
@@ -496,7 +516,7 @@ def read_structure(
         # the planes or the lines moved: read the tiles again (after the last round, only for a move
         # that each tile's own placement would not take up)
         if moved > (0.4 if i < CAMERA_ROUNDS - 1 else LAST_MOVE_PX) or again:
-            finds = tiles.solve(edge_img, cam, printed, LEVELS, finds)
+            finds = tiles.solve(edge_img, cam, printed, LEVELS, finds, bare)
             again = False
         if moved <= 0.4:
             break

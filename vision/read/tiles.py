@@ -59,6 +59,11 @@ TOP_LEVEL = 5
 MIN_GREEN = 0.2  #: share of a proposal's field samples that must be green
 GREEN_SHARE = 0.5  #: ... and at least this share of the greenest level's, on the same block
 MAX_LEVELS_TRIED = 4  #: a block is fitted on at most this many of its greenest levels
+#: a block with this many cells whose hole the photo shows holds no tile on any level: a level-1 tile
+#: hides its cells' holes, and a tile higher up stands on tiles one level down under three of its cells
+#: (a cell under one corner may be bare: the corner's pillar-less overhang may leave its hole in sight).
+#: Dev 50100: two level-5 tiles read on a cloth's green stripes past the board's edge, over bare cells
+BARE_HOLES = 2
 MIN_EDGES = 4  #: edge points (on its lines) a tile needs to be accepted at all
 MAX_COST = 1.6  #: mean truncated squared residual (px^2) of an accepted tile
 MAX_SHIFT_MM = 2.0  #: how far from its block's centre an accepted tile may sit (on the board) ...
@@ -423,9 +428,18 @@ def solve(
     profile: Profile,
     levels: range = range(1, 7),
     known: Iterable[TileFind] = (),
+    bare: Collection[tuple[int, int]] = (),
 ) -> list[TileFind]:
     """Read the tiles (see the module's docstring, steps 1-3): the best-explained proposal first;
-    ``known``: tiles read on another camera, proposed on their levels whatever green shows."""
+    ``known``: tiles read on another camera, proposed on their levels whatever green shows; ``bare``:
+    cells whose hole the photo shows (:func:`vision.read.board.refinement.holes_in_sight`), on which
+    no tile is taken where :data:`BARE_HOLES` of its block's cells are among them."""
+    bare_blocks = {
+        (r, c)
+        for r in range(BLOCKS)
+        for c in range(BLOCKS)
+        if sum(cell in bare for cell in block_cells(r, c)) >= BARE_HOLES
+    }
     pixels = field_pixels(cam, profile, levels, img.shape)  #: the blocks' field samples on each level
     green = green_fractions(img, pixels)
     slid: set[tuple[int, int, int]] = set()  #: fits placed too far but sure (:func:`_slid_but_sure`)
@@ -571,8 +585,12 @@ def solve(
         _, (r, c), k, f = best
         if refresh([(r, c, j) for j in fits[(r, c)]]):
             continue
-        if any(g.whole and g.level < k and overlaps((g.row, g.col), (r, c)) for g in found):
-            # it would hide a field of a tile below that was seen whole: its lines are others'
+        if (r, c) in bare_blocks or any(
+            g.whole and g.level < k and overlaps((g.row, g.col), (r, c)) for g in found
+        ):
+            # it would stand over the board's holes in sight (on any level: a tile needs tiles one level
+            # down under three of its cells), or hide a field of a tile below seen whole: its lines are
+            # others'
             fits[(r, c)][k] = None
             stale.discard((r, c, k))
             continue
