@@ -262,6 +262,24 @@ def test_a_white_band_the_tiles_balance_tints_green_is_still_read_by_its_own_bal
     assert [f.flower for f in finds] == ["white", "yellow", "white"]
 
 
+def test_a_white_band_the_green_map_leaves_a_few_samples_of_is_read_by_its_own_balance(tiles_shot) -> None:
+    """As above, with the tile placed 2 mm off: the green map leaves only the samples that fall past
+    the band (its cut edge), enough to read a flower by, and they read yellow; left out of fewer than
+    half the samples its own balance leaves, the band is read from those, white."""
+    image, cam, finds = tiles_shot
+    lab = band_lab(image, cam, REFERENCE, finds, board_gain(image, cam, REFERENCE))
+    greener = tilefit.not_green(np.clip(image.astype(np.float32) * [0.8, 1.2, 0.8], 0, 255).astype(np.uint8))
+    w = finds[0]
+    off = TileFind(w.row, w.col, w.level, 0.0, {}, 20, (w.placement[0] + 2.0, *w.placement[1:]))
+    where = (off.row, off.col, off.level, off.placement)
+    left = flowers.band_pixels(lab, greener, cam, REFERENCE, *where)
+    own = flowers.band_pixels(lab, greener, cam, REFERENCE, *where, lenient=True)
+    assert pipeline.MIN_BAND_PX <= len(left) < pipeline.MAP_GREEN_LEFT * len(own)
+    assert classify(left, REFERENCE)[0] == "yellow"
+    read_flowers(lab, greener, cam, REFERENCE, [off])
+    assert off.flower == "white"
+
+
 def test_a_tile_in_a_tinted_shade_is_balanced_on_its_own_plaques(tiles_shot) -> None:
     """A tile lit by a cooler lamp than the rest (the shade of higher tiles under a cool fill) shows
     its band that light's tint, which the photo's balance leaves; balanced again on its own plaques
