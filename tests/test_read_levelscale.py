@@ -3,13 +3,23 @@ tile edge points projected by a known camera, then searched from a wrong focal l
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from vision.camera import Camera
 from vision.profile import REFERENCE
 from vision.read import levelscale, pose, tilefit
-from vision.read.pipeline import FOCAL_EDGES, centre_better, focal_better
+from vision.read.pipeline import (
+    FOCAL_EDGES,
+    FOCAL_NEAR,
+    FOCAL_STEP,
+    FOCAL_TIE_EDGES,
+    centre_better,
+    focal_better,
+    focal_tries,
+)
 from vision.read.tiles import TileFind
 
 SIZE = (2000, 1500)
@@ -149,6 +159,33 @@ def test_another_focal_length_is_taken_for_cleaner_tiles_or_for_many_more_edges(
     assert focal_better(_tiles((32, 1.1), (32, 1.1), (32, 1.5), (26, 1.5)), _tiles((10, 0.7)))
     assert focal_better(_tiles((int(81 * FOCAL_EDGES) + 1, 1.0)), first)
     assert not focal_better(_tiles((int(81 * FOCAL_EDGES) - 1, 1.0)), first)
+
+
+def test_as_many_clean_edges_on_another_focal_length_take_it_with_more_edges_in_all():
+    """51052: the same 2 tiles fit cleanly on both lengths (64 edge points), and on the right one 3 more
+    tiles are read on 1.44 times the edges in all (the plane's middle reads 3 tiles): a tie of the clean
+    tiles is broken by all the tiles' edges, FOCAL_TIE_EDGES times as many, fewer than where none is
+    clean."""
+    middle = _tiles((32, 0.3), (32, 0.4), (25, 0.9))  # 89 edges, 64 on clean tiles
+    right = _tiles((32, 0.3), (32, 0.4), (20, 0.9), (16, 1.0), (14, 1.2), (14, 1.3))  # 128
+    assert FOCAL_TIE_EDGES < 128 / 89 < FOCAL_EDGES
+    assert focal_better(right, middle) and not focal_better(middle, right)
+    assert not focal_better(_tiles((32, 0.3), (32, 0.4), (40, 0.9)), middle)  # 104: a few more only
+    assert not focal_better(middle, middle)
+
+
+def test_the_focal_lengths_tried_cover_the_planes_range_a_few_percent_apart():
+    """Where hardly a tile fits, lengths across the plane's range are tried, at most FOCAL_STEP apart
+    (or 8 of them), so that one lies within half a step of any length in it: 51052's truth, 1,257 px,
+    4% off the middle of its range (1,208-1,417 px), where the ends tried before were 8% in."""
+    narrow = focal_tries(pose.FocalEstimate(1308.0, 1207.9, 1416.6, None, 10.0))
+    near = min(narrow, key=lambda f: abs(math.log(f / 1257.2)))
+    assert abs(math.log(near / 1257.2)) < math.log(FOCAL_STEP) / 2
+    assert abs(math.log(near / 1308.0)) >= FOCAL_NEAR  # not left out as the middle's own
+    steps = np.diff(np.log(narrow))
+    assert np.all(steps <= math.log(FOCAL_STEP) + 1e-9) and np.allclose(steps, steps[0])
+    wide = focal_tries(pose.FocalEstimate(1300.0, 800.0, 2000.0, None, 10.0))
+    assert len(wide) == 8 and wide[0] == pytest.approx(800 * 1.04) and wide[-1] == pytest.approx(2000 / 1.04)
 
 
 def test_another_principal_point_is_taken_only_when_its_tiles_fit_better_and_nearly_as_many_edges():

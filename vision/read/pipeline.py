@@ -392,17 +392,36 @@ def support(finds: list[tiles.TileFind]) -> tuple[int, int]:
 #: (41012, seen nearly straight down) to 12 times (720039, a variant photo a warm light over-exposes),
 #: and lengths as wrong as the first, or more, 1.03-1.10 times (42107)
 FOCAL_EDGES = 1.5
+#: ... and where the same tiles fit cleanly on both, this many times as many: 51052's right focal length
+#: (4% shorter than the plane's middle, where the tiles of its level-2-to-5 stack fit on no plane) fitted
+#: the same 2 tiles cleanly and 6 tiles in all on 1.44 times the edges of the 3 read on the middle
+FOCAL_TIE_EDGES = 1.3
 
 
 def focal_better(again: list[tiles.TileFind], finds: list[tiles.TileFind]) -> bool:
     """Whether the tiles ``again`` read on another focal length say more for it than ``finds`` say for
-    the first: more edge points on tiles fitting cleanly; or, where no tile fits cleanly on either (a
-    photo whose print the light or the exposure softens), :data:`FOCAL_EDGES` times as many edge points
-    on all the tiles read."""
+    the first: more edge points on tiles fitting cleanly; as many, and :data:`FOCAL_TIE_EDGES` times as
+    many edge points on all the tiles read; or, where no tile fits cleanly on either (a photo whose print
+    the light or the exposure softens), :data:`FOCAL_EDGES` times as many."""
     a, b = support(again)[1], support(finds)[1]
-    if a or b:
+    if a != b:
         return a > b
-    return sum(f.edges for f in again) >= FOCAL_EDGES * sum(f.edges for f in finds)
+    ratio = FOCAL_TIE_EDGES if a else FOCAL_EDGES
+    return sum(f.edges for f in again) >= ratio * sum(f.edges for f in finds)
+
+
+#: where hardly a tile fits cleanly, the focal lengths tried across the plane's range (pulled in by
+#: FOCAL_RANGE_IN at each end): this far apart at most (a ratio), and this many at most, leaving out
+#: those within FOCAL_NEAR of the first (the ends only, before: 51052's range, 1,208-1,417 px, had
+#: them 8% in, within 5% of its middle, 1,308, and none was tried; the truth is 1,257)
+FOCAL_STEP, FOCAL_TRIES, FOCAL_RANGE_IN, FOCAL_NEAR = 1.05, 8, 1.04, 0.03
+
+
+def focal_tries(focal: pose.FocalEstimate) -> list[float]:
+    """The focal lengths to try where the tiles hardly fit (see :data:`FOCAL_STEP`)."""
+    a, b = math.log(focal.lo * FOCAL_RANGE_IN), math.log(focal.hi / FOCAL_RANGE_IN)
+    n = min(FOCAL_TRIES, max(2, math.ceil((b - a) / math.log(FOCAL_STEP)) + 1))
+    return [math.exp(a + (b - a) * i / (n - 1)) for i in range(n)]
 
 
 #: a principal point searched may cost its tiles this share of their edges, not more: fitting a fifth
@@ -486,9 +505,9 @@ def read_structure(
     bare = holes_in_sight(fit, profile)
     finds = tiles.solve(edge_img, cam, profile, LEVELS, bare=bare)
     if not focal.certain and support(finds)[0] < 3:
-        # hardly a tile fits cleanly: the focal length may be far off; try the ends of its range
-        for f in (focal.lo * 1.08, focal.hi / 1.08):
-            if abs(math.log(f / cam.fx)) < 0.05:
+        # hardly a tile fits cleanly: the focal length may be far off; try others across its range
+        for f in focal_tries(focal):
+            if abs(math.log(f / cam.fx)) < FOCAL_NEAR:
                 continue
             other = pose.camera_from_intrinsics(fit.H, f, fit.centre, fit.kappa, size)
             again = tiles.solve(edge_img, other, profile, LEVELS, finds, bare)
