@@ -272,8 +272,7 @@ def test_a_white_band_the_green_map_leaves_a_few_samples_of_is_read_by_its_own_b
     w = finds[0]
     off = TileFind(w.row, w.col, w.level, 0.0, {}, 20, (w.placement[0] + 2.0, *w.placement[1:]))
     where = (off.row, off.col, off.level, off.placement)
-    left = flowers.band_pixels(lab, greener, cam, REFERENCE, *where)
-    own = flowers.band_pixels(lab, greener, cam, REFERENCE, *where, lenient=True)
+    left, own = flowers.band_pixels(lab, greener, cam, REFERENCE, *where)
     assert pipeline.MIN_BAND_PX <= len(left) < pipeline.MAP_GREEN_LEFT * len(own)
     assert classify(left, REFERENCE)[0] == "yellow"
     read_flowers(lab, greener, cam, REFERENCE, [off])
@@ -298,7 +297,7 @@ def test_a_tile_in_a_tinted_shade_is_balanced_on_its_own_plaques(tiles_shot) -> 
     nothing = np.zeros(image.shape[:2], np.uint8)
 
     def band(lab: flowers.BandLab, img: np.ndarray) -> np.ndarray:
-        px = flowers.band_pixels(lab, tilefit.not_green(img), cam, REFERENCE, *where)
+        px, _ = flowers.band_pixels(lab, tilefit.not_green(img), cam, REFERENCE, *where)
         return flowers.band_colour(px, REFERENCE)
 
     lit = band_lab(image, cam, REFERENCE, finds, gain)

@@ -234,11 +234,10 @@ def band_pixels(
     level: int,
     placement: tuple[float, ...],
     hidden: np.ndarray | None = None,
-    lenient: bool = False,
-) -> np.ndarray:
-    """Lab pixels (white-balanced photo) of the middle of a tile's 3 mm flower band, where it is seen;
-    ``lenient``: a sample ``green_map`` takes for garden green is left out only where the band's own
-    balance shows it green too (:data:`BAND_GREEN_A`)."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """Lab pixels (white-balanced photo) of the middle of a tile's 3 mm flower band, where it is seen,
+    sampled once and kept two ways: past every sample ``green_map`` takes for garden green, and past
+    only those the band's own balance shows green too (:data:`BAND_GREEN_A`, lenient)."""
     t = profile.tile
     cx, cy = profile.block_centre(row, col)
     cx, cy = cx + placement[0], cy + placement[1]
@@ -265,9 +264,8 @@ def band_pixels(
     px = lab.at(uv[:, 1], uv[:, 0])
     # leave out the garden green (a sample off the band) and deep shadow
     green = green_map[uv[:, 1], uv[:, 0]] <= OTHER_MIN
-    if lenient:
-        green &= px[:, 1] < BAND_GREEN_A
-    return px[~green & (px[:, 0] > 25.0)]
+    lit = px[:, 0] > 25.0
+    return px[~green & lit], px[~(green & (px[:, 1] < BAND_GREEN_A)) & lit]
 
 
 def board_flower(

@@ -310,8 +310,7 @@ def read_flowers(
                 tiles.hide(past, o, grow_px=0)
             masks.insert(0, past)
         for mask in masks:
-            px = flowers.band_pixels(own, green_map, cam, profile, *where, mask)
-            loose = flowers.band_pixels(own, green_map, cam, profile, *where, mask, lenient=True)
+            px, loose = flowers.band_pixels(own, green_map, cam, profile, *where, mask)
             if len(px) < max(MIN_BAND_PX, MAP_GREEN_LEFT * len(loose)):
                 px = loose
             if len(px) >= MIN_BAND_PX:
