@@ -145,6 +145,9 @@ def camera_from_intrinsics(
 FD_STEP = 1.5e-8  #: relative step of a forward difference (the square root of the float's epsilon)
 
 
+REFINE_MIN_TILES = 3  #: :func:`refine_with_tiles` needs this many tiles seen well
+
+
 def refine_with_tiles(
     H: np.ndarray,
     cam: Camera,
@@ -161,7 +164,7 @@ def refine_with_tiles(
     its own placement as a free parameter. Returns ``cam`` unchanged when the tiles say too little."""
     from scipy.optimize import least_squares
 
-    if len(observations) < 3 or sum(len(o[4]) for o in observations) < 40:
+    if len(observations) < REFINE_MIN_TILES or sum(len(o[4]) for o in observations) < 40:
         return cam
     c0 = np.array([cam.cx, cam.cy])
     long_side = max(size)
