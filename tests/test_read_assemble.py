@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from builders import deco, tile
 
 from vision.read.assemble import PieceChoice, TileChoice, self_correct
@@ -38,6 +39,23 @@ def test_a_statue_in_line_through_a_statue_hidden_under_a_higher_tile_is_kept():
     garden, warnings, _ = self_correct("pink", _choices(tiles), doubtful)
     assert [d.cells for d in garden.decorations] == [((0, 0),)]
     assert [w.code for w in warnings if w.code != "hidden-tiles"] == ["removed"]
+
+
+@pytest.mark.parametrize("confidence", [0.81, 0.844])
+def test_a_statue_read_as_surely_as_right_ones_were_is_kept_in_line_through_a_hidden_one(confidence):
+    """Development photos 43058 (a level-2 statue seen by 41% of its points, all of them bronze) and 52100
+    read right statues at 0.81 and 0.844; the wrong ones kept so read at 0.78 at most."""
+    tiles = [tile(0, 0, 1), tile(0, 1, 2), tile(4, 0, 1)]
+    sure = PieceChoice(deco("statue", [(0, 0)], 1), 1.0)
+
+    def read(conf: float):
+        return self_correct("pink", _choices(tiles), [sure, PieceChoice(deco("statue", [(5, 1)], 1), conf)])
+
+    garden, warnings, _ = read(confidence)
+    assert sorted(d.cells for d in garden.decorations) == [((0, 0),), ((5, 1),)]
+    assert "removed" not in {w.code for w in warnings}
+    garden, warnings, _ = read(0.78)
+    assert [d.cells for d in garden.decorations] == [((0, 0),)]
 
 
 def test_a_doubtful_statue_in_line_with_a_sure_one_kept_through_a_hidden_statue_is_kept():
