@@ -544,8 +544,8 @@ def read_structure(
             # the tiles were read on the camera before the levels' focal length (or the print's widths)
             # and too few fit this one to refine it on: read them on it first. 51158's higher tiles,
             # read a level too high on the plane's focal length, fitted it no longer; its camera kept
-            # the image's middle for a principal point 2.5% off and put its level-5 belvedere 14 px
-            # aside, out of sight of its dome
+            # the image's middle for a principal point 2.5% off, and its level-5 belvedere was looked
+            # for 14 px aside, on its dome's shaded rim (not read)
             finds, again = tiles.solve(edge_img, cam, printed, LEVELS, finds, bare), False
             obs = tiles.observations(edge_img, cam, printed, finds, min_inliers=24)
         refined = pose.refine_with_tiles(fit.H, cam, fit.kappa, obs, printed, size, focal)
