@@ -13,8 +13,9 @@ garden. The reader
    the storage strip with the flower emblem, the tile recess and the pillar slots;
    when none registers (tiles hide nearly every hole), the storage strip's slots and the board's
    outline against the table are tried (:func:`register_slots`, :func:`outline_quads`,
-   :func:`register_outline`), and last the best weak placements, refined with the lens and scored
-   again (:func:`_refined_weak`);
+   :func:`register_outline`), then the best weak placements, refined with the lens and scored
+   again (:func:`_refined_weak`), and last an outline that a tile over the board's edge bends
+   (:func:`outline_quads` with ``overhung``);
 4. refines the homography and the lens distortion on all the evidence (:func:`refine`): every
    hole centre, measured to a fraction of a pixel, and the inner edge of the printed frame line.
 

@@ -1,6 +1,7 @@
 """The entry point (:func:`find_board`): the cues tried in turn, the lattice of holes first, then the
-storage strip's slots, the board's outline and last the weak placements refined with the lens
-(:func:`_refined_weak`), and the thresholds each must pass."""
+storage strip's slots, the board's outline, the weak placements refined with the lens
+(:func:`_refined_weak`) and last an outline that a tile over the board's edge bends, and the thresholds
+each must pass."""
 
 from __future__ import annotations
 
@@ -159,13 +160,19 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         )
         if slots and slots[0][0] >= MIN_REGISTRATION and _shows_holes(refined(slots[0][1])):
             regs = sorted([*regs, *slots[:1]], key=lambda r: -r[0])
-    if not by_lattice:
-        # no lattice registers (tiles hide nearly every hole): the board's outline, if the photo shows it,
-        # and the better of it and the slots' placement (development 49072: the slots at 0.45 put the
-        # board 52 px off, the outline at 0.79 2 px off)
-        t = min(OUTLINE_LONG_SIDE / max(image.shape[:2]), 1.0)  # finer than the blobs: clutter merges less
+
+    @cache
+    def gray_mid() -> tuple[np.ndarray, float]:  # finer than the blobs: clutter merges less
+        t = min(OUTLINE_LONG_SIDE / max(image.shape[:2]), 1.0)
         mid = cv2.resize(image, None, fx=t, fy=t, interpolation=cv2.INTER_AREA) if t < 1 else image
-        quads = [q * (s / t) for q in outline_quads(cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY))]
+        return cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY), t
+
+    def by_outline(overhung: bool = False) -> BoardFit | None:
+        """The board's outline registered (into ``regs``, if it agrees well), or refined where it agrees
+        weakly and shows the board's holes."""
+        nonlocal regs
+        mid, t = gray_mid()
+        quads = [q * (s / t) for q in outline_quads(mid, overhung=overhung)]
         outline = register_outline(gray_small, quads, profile)
         weak = outline[0] if outline and outline[0][0] >= WEAK_OUTLINE_REGISTRATION else None
         outline = [r for r in outline if r[0] >= MIN_OUTLINE_REGISTRATION]
@@ -175,6 +182,15 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
             if _shows_holes(fit):
                 fit.score = float(weak[0])
                 return fit
+        return None
+
+    if not by_lattice:
+        # no lattice registers (tiles hide nearly every hole): the board's outline, if the photo shows it,
+        # and the better of it and the slots' placement (development 49072: the slots at 0.45 put the
+        # board 52 px off, the outline at 0.79 2 px off)
+        fit = by_outline()
+        if fit is not None:
+            return fit
     if not registered() and slots:
         # the slots place the board roughly (they span a corner of it): refined on the holes it then
         # shows, it must agree with the template
@@ -190,6 +206,13 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
             return fit
     if not registered():  # a last try, on blobs sized more like holes (a fine checked cloth round it)
         lattices_registered(STRICT_HOLE_TO_PITCH)
+    if not registered():
+        # and on an outline that tiles standing over the board's edge bend: development 52147, seen close
+        # and wide over a board so covered that 16 blobs look like holes, its outline of 5 corners, 4 of
+        # them the board's, registered at 0.62 (corners 1-2 px off)
+        fit = by_outline(overhung=True)
+        if fit is not None:
+            return fit
     if not registered():
         raise NoBoardError(f"{name}: no Babylon player board found (the whole board must be in the photo)")
     fit = refined(regs[0][1])

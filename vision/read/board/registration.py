@@ -5,7 +5,7 @@ of the cell grid on a lattice (:func:`register`), of the storage strip's pillar 
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import combinations, product
 
 import cv2
 import numpy as np
@@ -118,9 +118,16 @@ def register_slots(
     )
 
 
-def outline_quads(gray: np.ndarray, min_area: float = 0.02) -> list[np.ndarray]:
+#: an outline with this many corners may be a board's whose edge a tile standing over it bends: its
+#: four corners holding the most area are the board's (:func:`outline_quads`, ``overhung``)
+OVERHUNG_CORNERS = (5, 6)
+
+
+def outline_quads(gray: np.ndarray, min_area: float = 0.02, overhung: bool = False) -> list[np.ndarray]:
     """Convex quadrilaterals outlined in a grey image (a board's edge against the table), each (4, 2)
-    pixels in contour order, the largest first: the cue left when tiles hide nearly every hole."""
+    pixels in contour order, the largest first: the cue left when tiles hide nearly every hole. With
+    ``overhung``, instead, the four corners holding the most area of each outline of
+    :data:`OVERHUNG_CORNERS` corners (a tile over the board's edge adds one or two)."""
     blur = cv2.GaussianBlur(gray, (0, 0), 1.5)
     edges = cv2.dilate(cv2.Canny(blur, 40, 120), np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -130,11 +137,19 @@ def outline_quads(gray: np.ndarray, min_area: float = 0.02) -> list[np.ndarray]:
         area = cv2.contourArea(hull)
         if area < min_area * gray.size:
             continue
-        quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-        if len(quad) == 4:
-            quads.append((area, quad.astype(np.float64)))
+        poly = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if overhung and len(poly) in OVERHUNG_CORNERS:
+            poly = max((poly[list(ix)] for ix in combinations(range(len(poly)), 4)), key=_area)
+            area = _area(poly)
+        elif overhung or len(poly) != 4:
+            continue
+        quads.append((area, poly.astype(np.float64)))
     quads.sort(key=lambda q: -q[0])
     return [q for _, q in quads]
+
+
+def _area(poly: np.ndarray) -> float:
+    return float(cv2.contourArea(poly.astype(np.float32)))
 
 
 def register_outline(
