@@ -43,6 +43,14 @@ MIN_OUTLINE_REGISTRATION = 0.6
 #: shadow across the margin or tiles over its edge lower the agreement; a card or a cloth has no holes)
 WEAK_OUTLINE_REGISTRATION = 0.5
 OUTLINE_HOLES = 12
+#: a lattice placement registered under this is checked against the board's outline, which places the
+#: board instead where it agrees at least :data:`SURE_OUTLINE` and, refined, measures as many of the
+#: board's holes (and :data:`OUTLINE_HOLES`). On 800 development photos (seeds 43000-43199,
+#: 51000-53199) 21 lattices registered under 0.45: two (0.38, 0.39) placed the board 411 and 43 px
+#: off, both outlined at 0.77-0.84 (2 px off refined, more holes); 3 more outlined at 0.72-0.81 refine
+#: to the lattice's own fit. Outlines alone are no surer: 24 at 0.70-0.78 refined 10-67 px off boards
+#: their lattices (0.63-0.77) placed right
+DOUBTED_LATTICE, SURE_OUTLINE = 0.45, 0.7
 #: a lattice's placement registered at least this well, though under :data:`MIN_REGISTRATION`, is
 #: refined (lens distortion and all) and scored again; the best few of them (:func:`_refined_weak`)
 WEAK_REGISTRATION, REFINED_TRIES = 0.2, 3
@@ -167,13 +175,17 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
         mid = cv2.resize(image, None, fx=t, fy=t, interpolation=cv2.INTER_AREA) if t < 1 else image
         return cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY), t
 
+    def outline_registered(overhung: bool = False) -> list:
+        """The placements of the board's outlines (:func:`outline_quads`), registered, best first."""
+        mid, t = gray_mid()
+        quads = [q * (s / t) for q in outline_quads(mid, overhung=overhung)]
+        return register_outline(gray_small, quads, profile)
+
     def by_outline(overhung: bool = False) -> BoardFit | None:
         """The board's outline registered (into ``regs``, if it agrees well), or refined where it agrees
         weakly and shows the board's holes."""
         nonlocal regs
-        mid, t = gray_mid()
-        quads = [q * (s / t) for q in outline_quads(mid, overhung=overhung)]
-        outline = register_outline(gray_small, quads, profile)
+        outline = outline_registered(overhung)
         weak = outline[0] if outline and outline[0][0] >= WEAK_OUTLINE_REGISTRATION else None
         outline = [r for r in outline if r[0] >= MIN_OUTLINE_REGISTRATION]
         regs = sorted([*regs, *outline], key=lambda r: -r[0])
@@ -184,6 +196,16 @@ def find_board(image: np.ndarray, profile: Profile, name: str = "photo") -> Boar
                 return fit
         return None
 
+    if by_lattice and regs[0][0] < DOUBTED_LATTICE:
+        # a lattice registered weakly: an outline that agrees far better, and shows as many of the
+        # board's holes where it puts them, places the board (development 53132: a lattice of holes of
+        # the board and of tiles' plaques at 0.38, 411 px off, 13 holes; its clear outline at 0.84, 2 px
+        # off, 24 holes)
+        outline = outline_registered()
+        if outline and outline[0][0] >= SURE_OUTLINE:
+            holes = refined(outline[0][1]).evidence.get("holes", 0)
+            if holes >= max(OUTLINE_HOLES, refined(regs[0][1]).evidence.get("holes", 0)):
+                regs = [outline[0], *regs]
     if not by_lattice:
         # no lattice registers (tiles hide nearly every hole): the board's outline, if the photo shows it,
         # and the better of it and the slots' placement (development 49072: the slots at 0.45 put the
