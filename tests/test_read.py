@@ -286,6 +286,24 @@ def test_a_weak_lattice_gives_way_to_a_clear_outline_showing_as_many_holes(tmp_p
     assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 4.0
 
 
+def test_a_placement_that_measures_no_holes_gives_way_to_the_next_registered(tmp_path):
+    """Development photo 43002 under a strong S-curve of contrast (as benchmarks/robustness.py makes it):
+    no lattice registers; an outline (0.66) registers best and, refined, measures no hole; the storage
+    strip's slots (0.60), next, measure 19 and place the board."""
+    import cv2
+
+    from vision.render.synth import synth_photo
+
+    path = synth_photo(43002, tmp_path)
+    photo = load_photo(path)
+    curve = (255 * (0.5 - 0.5 * np.cos(np.pi * np.arange(256) / 255))).round().astype(np.uint8)
+    image = cv2.LUT(photo.image, curve)
+    truth = json.loads(path.with_suffix(".json").read_text())
+    fit = board_stage.find_board(image, REFERENCE)
+    found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
+    assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 4.0
+
+
 def _blob_grid(
     rows: int, cols: int, origin: tuple[float, float], pitch: float, turn_deg: float
 ) -> np.ndarray:
