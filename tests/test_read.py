@@ -7,6 +7,7 @@ import io
 import json
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -258,50 +259,41 @@ def test_an_outline_a_tile_over_the_boards_edge_bends_gives_the_boards_four_corn
     assert on_board(board_stage.outline_quads(img, overhung=True)[0])
 
 
+def _board_off_by(
+    seed: int, tmp_path: Path, change: Callable[[np.ndarray], np.ndarray] | None = None
+) -> float:
+    """How far (px, the photo's largest corner distance) :func:`find_board` places the board from the
+    truth on the development photo ``seed`` renders, ``change`` made to its image first."""
+    from vision.render.synth import synth_photo
+
+    path = synth_photo(seed, tmp_path)
+    photo = load_photo(path)
+    truth = json.loads(path.with_suffix(".json").read_text())
+    fit = board_stage.find_board(photo.image if change is None else change(photo.image), REFERENCE)
+    found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
+    return float(np.max(np.linalg.norm(found - _corners(truth), axis=1)))
+
+
 def test_a_board_whose_outline_a_tile_bends_is_found_where_no_other_cue_places_it(tmp_path):
     """Development photo 52147 as its seed renders it: seen close and wide (411 mm, 79 degrees, tilted 21),
     the board so covered that no lattice of holes registers, and its outline bent by a tile over its
     edge (5 corners). Its four corners holding the most area place it."""
-    from vision.render.synth import synth_photo
-
-    path = synth_photo(52147, tmp_path)
-    photo = load_photo(path)
-    truth = json.loads(path.with_suffix(".json").read_text())
-    fit = board_stage.find_board(photo.image, REFERENCE)
-    found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
-    assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 4.0
+    assert _board_off_by(52147, tmp_path) < 4.0
 
 
 def test_a_weak_lattice_gives_way_to_a_clear_outline_showing_as_many_holes(tmp_path):
     """Development photo 53132 as its seed renders it: tiles' round plaques and the board's holes make a
     lattice that registers weakly (0.38) 411 px off the board; the board's clear outline registers at
     0.84 and, refined, measures more of its holes. The outline places it."""
-    from vision.render.synth import synth_photo
-
-    path = synth_photo(53132, tmp_path)
-    photo = load_photo(path)
-    truth = json.loads(path.with_suffix(".json").read_text())
-    fit = board_stage.find_board(photo.image, REFERENCE)
-    found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
-    assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 4.0
+    assert _board_off_by(53132, tmp_path) < 4.0
 
 
 def test_a_placement_that_measures_no_holes_gives_way_to_the_next_registered(tmp_path):
     """Development photo 43002 under a strong S-curve of contrast (as benchmarks/robustness.py makes it):
     no lattice registers; an outline (0.66) registers best and, refined, measures no hole; the storage
     strip's slots (0.60), next, measure 19 and place the board."""
-    import cv2
-
-    from vision.render.synth import synth_photo
-
-    path = synth_photo(43002, tmp_path)
-    photo = load_photo(path)
     curve = (255 * (0.5 - 0.5 * np.cos(np.pi * np.arange(256) / 255))).round().astype(np.uint8)
-    image = cv2.LUT(photo.image, curve)
-    truth = json.loads(path.with_suffix(".json").read_text())
-    fit = board_stage.find_board(image, REFERENCE)
-    found = fit.project(REFERENCE.board.corners[:, :2]) / photo.scale
-    assert np.max(np.linalg.norm(found - _corners(truth), axis=1)) < 4.0
+    assert _board_off_by(43002, tmp_path, lambda image: cv2.LUT(image, curve)) < 4.0
 
 
 def _blob_grid(
