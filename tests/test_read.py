@@ -86,24 +86,11 @@ def test_large_jpeg_is_decoded_reduced_and_scaled():
     assert photo.scale == pytest.approx(photo.image.shape[1] / 4032)
 
 
-@pytest.mark.parametrize(
-    ("size", "work"),
-    [((4032, 3024), (2016, 1512)), ((8000, 6000), (2000, 1500)), ((3264, 2448), (2100, 1575))],
-)
-def test_a_jpeg_the_dct_halves_near_the_working_size_is_read_as_halved(size, work):
-    """A 12 MP phone photo halves (the DCT's reduced decode) to 2016 px, read as it is; one that would
-    halve far below the working size (3264 px) is decoded whole and shrunk to 2100 px."""
-    photo = decode_photo(encode_photo(np.full((size[1], size[0], 3), 120, np.uint8), "jpeg", 85))
-    assert (photo.image.shape[1], photo.image.shape[0]) == work
-
-
 @pytest.mark.parametrize(("size", "orientation"), [((4400, 3300), 1), ((3264, 2448), 6), ((640, 480), 3)])
 def test_jpeg_decodes_to_pillows_pixels(size, orientation):
     """OpenCV decodes colour JPEGs (faster): the same pixels as Pillow, reduced by the DCT as its draft
     would (4400 px: by 2, then resized) and turned upright the same way."""
     import cv2
-
-    from vision.read.load import DRAFT_SHARE
 
     rng = np.random.default_rng(1)
     small = rng.integers(0, 256, (size[1] // 16, size[0] // 16, 3), dtype=np.uint8)
@@ -111,7 +98,7 @@ def test_jpeg_decodes_to_pillows_pixels(size, orientation):
     data = encode_photo(img, "jpeg", 90, orientation)
     photo = decode_photo(data)
     pil = Image.open(io.BytesIO(data))
-    request = tuple(v * int(2100 * DRAFT_SHARE) // max(size) + 1 for v in size)
+    request = tuple(v * 2100 // max(size) + 1 for v in size)
     pil.draft("RGB", request)
     expected = np.asarray(ImageOps.exif_transpose(pil))[:, :, ::-1]
     if max(expected.shape) > 2100:

@@ -25,10 +25,6 @@ MAX_FILE_BYTES = 64 * 1024 * 1024  #: refuse files larger than this
 MAX_PIXELS = 50_000_000  #: refuse images with more pixels than this (decompression bombs), before decoding
 MIN_LONG_SIDE = 320  #: a smaller image cannot show the board's holes and edges
 WORK_LONG_SIDE = 2100  #: decode no larger than this on the long side (JPEG draft scaling)
-#: ... and a JPEG's reduced decode (the DCT's halving) is taken as it is down to this share of it: a
-#: 12 MP phone photo (4032 x 3024) halves to 2016 x 1512, read as it is rather than decoded whole
-#: and shrunk to 2100 by area averaging (a third of the read's loading time)
-DRAFT_SHARE = 0.9
 FORMATS = {"JPEG": "jpeg", "PNG": "png", "WEBP": "webp", "HEIF": "heic"}
 EXIF_ORIENTATION = 0x0112
 EXIF_IFD = 0x8769
@@ -158,8 +154,7 @@ def decode_photo(data: bytes, name: str = "photo", max_long_side: int = WORK_LON
             exif = img.getexif()
             orientation = int(exif.get(EXIF_ORIENTATION, 1) or 1)
             focal = _focal_35mm(exif)
-            least = int(max_long_side * DRAFT_SHARE)
-            request = (w * least // max(w, h) + 1, h * least // max(w, h) + 1)
+            request = (w * max_long_side // max(w, h) + 1, h * max_long_side // max(w, h) + 1)
             bgr = _decode_jpeg(data, img, request) if fmt == "jpeg" else None
             if bgr is None:
                 if fmt == "jpeg" and max(w, h) > max_long_side:
