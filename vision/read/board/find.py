@@ -1,7 +1,8 @@
-"""The entry point (:func:`find_board`): the cues tried in turn, the lattice of holes first, then the
-storage strip's slots, the board's outline, the weak placements refined with the lens
-(:func:`_refined_weak`) and last an outline that a tile over the board's edge bends, and the thresholds
-each must pass."""
+"""The entry point (:func:`find_board`): the cues tried in turn, the lattice of holes first (checked
+against a clear outline where it registers weakly), then the storage strip's slots, the board's
+outline, the weak placements refined with the lens (:func:`_refined_weak`) and last an outline that a
+tile over the board's edge bends, and the thresholds each must pass; of the placements registered, the
+best that measures the board's holes once refined."""
 
 from __future__ import annotations
 
