@@ -90,8 +90,6 @@ def test_large_jpeg_is_decoded_reduced_and_scaled():
 def test_jpeg_decodes_to_pillows_pixels(size, orientation):
     """OpenCV decodes colour JPEGs (faster): the same pixels as Pillow, reduced by the DCT as its draft
     would (4400 px: by 2, then resized) and turned upright the same way."""
-    import cv2
-
     rng = np.random.default_rng(1)
     small = rng.integers(0, 256, (size[1] // 16, size[0] // 16, 3), dtype=np.uint8)
     img = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
@@ -215,8 +213,6 @@ def test_flat_field_evens_out_the_light_and_keeps_the_print():
 
 
 def test_outline_quads_finds_a_quadrilateral_and_skips_small_ones():
-    import cv2
-
     img = np.full((600, 800), 90, np.uint8)
     board = np.array([[200, 100], [620, 140], [600, 520], [180, 480]], np.int32)
     cv2.fillConvexPoly(img, board, 200)
@@ -231,8 +227,6 @@ def test_outline_quads_finds_a_quadrilateral_and_skips_small_ones():
 
 
 def test_an_outline_a_tile_over_the_boards_edge_bends_gives_the_boards_four_corners_when_asked():
-    import cv2
-
     img = np.full((600, 800), 90, np.uint8)
     board = np.array([[200, 100], [620, 140], [600, 520], [180, 480]], np.int32)
     cv2.fillConvexPoly(img, board, 200)
@@ -333,8 +327,6 @@ def test_the_smaller_dots_of_a_fine_checked_cloth_round_the_board_are_not_its_ho
 def test_the_pillar_slots_taken_for_a_lattice_place_the_board(tall):
     """Tiles over nearly every hole leave the six pillar slots as the holes seen best; the lattice fitted
     to them (its axes in any of the eight ways) places the board by the slots' own grid."""
-    import cv2
-
     path, truth = tall
     image = load_photo(path).image
     s = board_stage.DETECT_LONG_SIDE / max(image.shape[:2])
@@ -357,8 +349,6 @@ def test_the_pillar_slots_taken_for_a_lattice_place_the_board(tall):
 def test_board_outline_moved_onto_the_board_by_the_template(tall):
     """The cue left when tiles hide nearly every hole: a contour a few pixels off the board's edge is
     moved onto it by the print's template, and scores as a board."""
-    import cv2
-
     path, truth = tall
     photo = load_photo(path)
     s = board_stage.DETECT_LONG_SIDE / max(photo.image.shape[:2])  # the scale the boards are found at
@@ -923,8 +913,6 @@ def test_the_edge_search_takes_the_bands_gain_where_the_grey_one_leaves_no_garde
     it the garden green of a tile keeps so much of the light's red that it is no green at all; under
     the bands' gain (the white balance, red capped) it is green again, and the edge search takes it.
     A photo whose sand is clear of the knee keeps the tiles' gain."""
-    import cv2
-
     from vision.read import pipeline, tilefit
     from vision.read.tiles import tile_polygon
     from vision.read.views import band_gain, board_gain, tile_gain
@@ -1082,8 +1070,6 @@ def test_a_pale_band_tinted_towards_green_still_edges_the_garden(tmp_path):
     """The tiles are printed on other sheets than the board: balanced on the board, a tile's ivory band
     can lean towards green (its little colour is all tint). Beside the garden's far deeper green it is
     still the band, and its edges are found."""
-    import cv2
-
     from vision.profile import VARIANT
     from vision.read import tilefit
     from vision.read.tiles import tile_polygon
