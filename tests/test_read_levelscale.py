@@ -62,6 +62,23 @@ def test_a_wrong_focal_length_is_found_from_tiles_on_two_levels(wrong):
     assert check.cost < 0.05 < check.current_cost
 
 
+def test_candidate_cameras_fitted_in_one_batch_cost_what_each_costs_alone():
+    """tile_costs fits the tiles on all candidate cameras at once: each camera's costs are exactly
+    those it gives alone, and only the true camera puts the tiles on whole levels."""
+    truth = _true_camera()
+    H = truth.homography(0.0)
+    obs = _observations(truth, [(0, 0, 1), (2, 4, 2), (4, 0, 3)])
+    cams = [
+        pose.camera_from_intrinsics(H, truth.fx * f, (truth.cx, truth.cy), 0.0, SIZE)
+        for f in (0.8, 1.0, 1.25)
+    ]
+    scales = [float(c.position[2] / truth.position[2]) for c in cams]
+    together = levelscale.tile_costs(cams, REFERENCE, obs, scales)
+    alone = [levelscale.tile_costs([c], REFERENCE, obs, [s])[0] for c, s in zip(cams, scales, strict=True)]
+    assert together == alone
+    assert max(together[1]) < 0.05 < min(sum(together[0]), sum(together[2]))
+
+
 def test_the_right_focal_length_is_kept():
     truth = _true_camera()
     H = truth.homography(0.0)
@@ -138,7 +155,6 @@ def test_many_tiles_fit_at_once_as_one_by_one():
         assert poses[i] == pytest.approx(alone, abs=1e-9)
         assert len(res[i]) == len(local) and res[i] == pytest.approx(r, abs=1e-9)
         assert abs(poses[i][0] - REFERENCE.tile_top_z(obs[i][2])) < 0.05  # the true height
-
 
 
 def _tiles(*fits: tuple[int, float]) -> list[TileFind]:

@@ -9,7 +9,8 @@ which the measured heights fall on whole levels, all together, is the camera's: 
 levels in the garden there is one such focal length within the phone's field of view.
 
 The edge points each tile was fitted to are pixels of the photo; they do not move with the camera
-assumed, so each candidate focal length costs only a small least-squares fit per tile. Where no focal
+assumed, so each candidate focal length costs only a small least-squares fit per tile, and the
+candidates of one sweep are fitted together, as one batch (a third of the time). Where no focal
 length puts the tiles cleanly on whole levels, the principal point is searched with it (a phone's lies
 a few percent off the middle of the photo, and the board's plane alone cannot tell where).
 """
@@ -17,6 +18,7 @@ a few percent off the middle of the photo, and the board's plane alone cannot te
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -60,27 +62,33 @@ class ScaleCheck:
 
 
 def tile_costs(
-    cam: Camera, profile: Profile, observations: list, scale: float, top_level: int = 5
-) -> list[float]:
-    """How well each observed tile's edge points fit a tile on a whole level on ``cam``: its height
-    fitted freely (from the height it was read at times ``scale``, how much farther the camera is),
-    then held on the nearest of levels 1..``top_level`` while its placement is fitted again; the
-    mean truncated squared residual (px^2) of that fit."""
-    if not observations:
-        return []
+    cams: Sequence[Camera], profile: Profile, observations: list, scales: Sequence[float], top_level: int = 5
+) -> list[list[float]]:
+    """How well each observed tile's edge points fit a tile on a whole level, on each of ``cams``: its
+    height fitted freely (from the height it was read at times that camera's ``scales``, how much
+    farther it is), then held on the nearest of levels 1..``top_level`` while its placement is fitted
+    again; per camera, each tile's mean truncated squared residual (px^2) of that fit. All cameras'
+    fits run as one batch."""
+    if not observations or not cams:
+        return [[] for _ in cams]
     rows, cols, levels, placements, local, uvu, nrm = zip(*observations, strict=True)
-    blocks = list(zip(rows, cols, strict=True))
+    n = len(observations)
+    blocks = list(zip(rows, cols, strict=True)) * len(cams)
     start = np.array(
         [
             [profile.tile_top_z(level) * scale, p[0], p[1], math.radians(p[2])]
+            for scale in scales
             for level, p in zip(levels, placements, strict=True)
         ]
     )
-    free, _, _ = tilefit.fit_undistorted_many(cam, profile, blocks, start, local, uvu, nrm, iters=4)
+    each = [c for c in cams for _ in range(n)]  #: the tiles' camera, tile by tile
+    local, uvu, nrm = list(local) * len(cams), list(uvu) * len(cams), list(nrm) * len(cams)
+    free, _, _ = tilefit.fit_undistorted_many(each, profile, blocks, start, local, uvu, nrm, iters=4)
     k = np.clip(np.round(free[:, 0] / profile.level_height), 1, top_level)
     free[:, 0] = [profile.tile_top_z(int(j)) for j in k]
-    _, res, _ = tilefit.fit_undistorted_many(cam, profile, blocks, free, local, uvu, nrm, False, iters=3)
-    return [float(np.mean(np.minimum(r**2, TRUNCATE_PX2))) for r in res]
+    _, res, _ = tilefit.fit_undistorted_many(each, profile, blocks, free, local, uvu, nrm, False, iters=3)
+    costs = [float(np.mean(np.minimum(r**2, TRUNCATE_PX2))) for r in res]
+    return [costs[i : i + n] for i in range(0, len(costs), n)]
 
 
 def search_focal(
@@ -103,20 +111,25 @@ def search_focal(
     obs = sorted(observations, key=lambda o: -len(o[4]))[:MAX_TILES]
     z0 = float(cam.position[2])
 
-    def evaluate(f: float, c: tuple[float, float]) -> tuple[float, float, Camera]:
-        cand = pose.camera_from_intrinsics(H, f, c, kappa, size)
-        fit = sum(tile_costs(cand, profile, obs, float(cand.position[2]) / z0))
-        return fit + PRIOR_WEIGHT * (math.log(f / prior_f) / PRIOR_SIGMA) ** 2, fit, cand
+    def evaluate(fs: Sequence[float], c: tuple[float, float]) -> list[tuple[float, float, Camera]]:
+        """Each focal length of ``fs`` with principal point ``c``: (its cost with the prior, its cost,
+        its camera), all fitted in one batch."""
+        cands = [pose.camera_from_intrinsics(H, f, c, kappa, size) for f in fs]
+        costs = tile_costs(cands, profile, obs, [float(cand.position[2]) / z0 for cand in cands])
+        return [
+            (sum(fit) + PRIOR_WEIGHT * (math.log(f / prior_f) / PRIOR_SIGMA) ** 2, sum(fit), cand)
+            for f, fit, cand in zip(fs, costs, cands, strict=True)
+        ]
 
     def coarse(c: tuple[float, float]) -> _Search:
         """With principal point ``c``: the best of :data:`STEPS` focal lengths across the range the
         plane allows, the ratio of two steps, that range."""
         lo, hi = pose.plane_range(H, c, size)
         fs = np.geomspace(lo, hi, STEPS)
-        return min((evaluate(f, c) for f in fs), key=lambda e: e[0]), float(fs[1] / fs[0]), (lo, hi)
+        return min(evaluate(fs, c), key=lambda e: e[0]), float(fs[1] / fs[0]), (lo, hi)
 
     centre = (cam.cx, cam.cy)
-    current = evaluate(cam.fx, centre)
+    current = evaluate([cam.fx], centre)[0]
     best, step, searched = coarse(centre)
     if best[1] > PP_TRY * len(obs):
         # no focal length puts the tiles cleanly on whole levels: the principal point may be off
@@ -127,7 +140,7 @@ def search_focal(
                     best, step, searched = other
     c = (best[2].cx, best[2].cy)
     fine = best[2].fx * np.geomspace(1 / step, step, FINE_STEPS)
-    best = min([best, *(evaluate(f, c) for f in fine)], key=lambda e: e[0])
+    best = min([best, *evaluate(fine, c)], key=lambda e: e[0])
     check = ScaleCheck(float(best[2].fx), best[1], current[1], searched)
     moved = abs(math.log(best[2].fx / cam.fx)) > MIN_CHANGE or c != centre
     if moved and best[1] < current[1] - MIN_GAIN and best[1] < MIN_RATIO * current[1]:

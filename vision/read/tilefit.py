@@ -488,7 +488,7 @@ def fit_undistorted(
 
 
 def fit_undistorted_many(
-    cam: Camera,
+    cam: Camera | Sequence[Camera],
     profile: Profile,
     blocks: Sequence[tuple[int, int]],
     poses: np.ndarray,
@@ -500,7 +500,9 @@ def fit_undistorted_many(
     height_sigma: float | None = None,
 ) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
     """:func:`fit_undistorted` of many tiles at once, each with its block, starting pose (B, 4) and
-    points; each stops when its own steps do. Returns (poses (B, 4), residuals and Jacobians per tile)."""
+    points, seen by ``cam`` or by a camera of its own (a sequence, one per tile: the same tiles on
+    several candidate cameras in one call); each stops when its own steps do. Returns (poses (B, 4),
+    residuals and Jacobians per tile)."""
     free = [0, 1, 2, 3] if free_height else [1, 2, 3]
     n_t = len(blocks)
     counts = [len(q) for q in local]
@@ -517,8 +519,10 @@ def fit_undistorted_many(
     lx, ly = lq[..., 0], lq[..., 1]
     centre = np.array([profile.block_centre(r, c) for r, c in blocks], float).reshape(n_t, 2)
     poses = np.asarray(poses, float).copy()
-    KR = cam.K @ cam.R
-    Kt = cam.K @ cam.t
+    cams = [cam] if isinstance(cam, Camera) else list(cam)
+    KR = np.stack([c.K @ c.R for c in cams])  #: (1 or B, 3, 3)
+    Kt = np.stack([c.K @ c.t for c in cams])
+    KRn = KR[:, None]  #: (1 or B, 1, 3, 3): a camera's matrix beside each of its tile's points
     prior_w = 1.0 / PRIOR_SIGMA**2
 
     def evaluate(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -526,14 +530,14 @@ def fit_undistorted_many(
         c, s_ = np.cos(th), np.sin(th)
         x = (centre[:, :1] + dx) + (lx * c - ly * s_)
         y = (centre[:, 1:] + dy) + (lx * s_ + ly * c)
-        q = x[..., None] * KR[:, 0] + y[..., None] * KR[:, 1] + (h * KR[:, 2] + Kt)[:, None, :]
+        q = x[..., None] * KRn[..., 0] + y[..., None] * KRn[..., 1] + (h * KR[:, :, 2] + Kt)[:, None, :]
         inv_z = 1.0 / q[..., 2]
         proj = q[..., :2] * inv_z[..., None]
         r = np.einsum("bij,bij->bi", uv_u - proj, nm) * valid
         # the derivative of proj along each board direction (x, y, up), along the normal:
         # (K R e)[:2] . n - (proj . n) (K R e)[2], over z
         pn = np.einsum("bij,bij->bi", proj, nm)
-        dn = (nm @ KR[:2] - pn[..., None] * KR[2]) * inv_z[..., None]
+        dn = (nm @ KR[:, :2] - pn[..., None] * KRn[..., 2, :]) * inv_z[..., None]
         dxt, dyt = -lx * s_ - ly * c, lx * c - ly * s_
         J = np.empty((n_t, n, 4))
         J[..., 0] = -dn[..., 2]
