@@ -464,15 +464,17 @@ def principal_point_search(
         return None
     edges = tilefit.tile_edges(profile)
 
+    tried = [(f, k) for f in blocks for k in (1, 2, 3, f.level)]
+    poses = np.array([[profile.tile_top_z(k), 0.0, 0.0, 0.0] for _, k in tried])
+
     def score(cam: Camera) -> float:
+        """The edge points found on each block's best level, summed (all blocks and levels at once)."""
+        found = tilefit.measure_many(
+            edge_img, cam, profile, [(f.row, f.col) for f, _ in tried], poses, edges, [None] * len(tried)
+        )
         total = 0.0
-        for f in blocks:
-            best = 0.0
-            for k in (1, 2, 3, f.level):
-                z = np.array([profile.tile_top_z(k), 0.0, 0.0, 0.0])
-                idx = tilefit.measure(edge_img, cam, profile, f.row, f.col, z, edges).idx
-                best = max(best, float(len(idx)))
-            total += best
+        for i in range(0, len(tried), 4):
+            total += max(float(len(m.idx)) for m in found[i : i + 4])
         return total
 
     best_cam, best_score = None, None
