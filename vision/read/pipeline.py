@@ -472,10 +472,7 @@ def principal_point_search(
         found = tilefit.measure_many(
             edge_img, cam, profile, [(f.row, f.col) for f, _ in tried], poses, edges, [None] * len(tried)
         )
-        total = 0.0
-        for i in range(0, len(tried), 4):
-            total += max(float(len(m.idx)) for m in found[i : i + 4])
-        return total
+        return float(np.array([len(m.idx) for m in found]).reshape(len(blocks), -1).max(axis=1).sum())
 
     best_cam, best_score = None, None
     for dx in (-1, 0, 1):

@@ -225,7 +225,7 @@ def _search_grid(edges: tuple[Edge, ...]) -> np.ndarray:
 
 
 class Measured(NamedTuple):
-    """The edges :func:`measure` found: their indices, their pixels and image unit normals; and where
+    """The edges :func:`measure_many` found: their indices, their pixels and image unit normals; and where
     each searched edge's middle lies (the pixel whose being hidden drops the edge), found or not, and
     which of those middles the mask hid."""
 
@@ -244,24 +244,6 @@ def hidden_at(hidden: np.ndarray | None, px: np.ndarray) -> np.ndarray:
         inside = in_image(px, hidden.shape)
         out[inside] = hidden[px[inside, 1], px[inside, 0]]
     return out
-
-
-def measure(
-    img: EdgeImage,
-    cam: Camera,
-    profile: Profile,
-    row: int,
-    col: int,
-    pose: np.ndarray,
-    edges: list[Edge],
-    hidden: np.ndarray | None = None,
-) -> Measured:
-    """Search each edge across its direction around where ``pose`` puts it: the nearest place where
-    the garden green (``not_green`` well below zero) gives way to another colour, on the inner
-    side and the outer side as the edge's normal says. The edge is then placed where the linear-light
-    colour is halfway between the two, so blur moves it to neither side.
-    An edge whose middle is ``hidden`` is not searched."""
-    return measure_many(img, cam, profile, [(row, col)], np.asarray(pose, float)[None], edges, [hidden])[0]
 
 
 def _project_on_tiles(
@@ -306,8 +288,12 @@ def measure_many(
     edges: list[Edge],
     hidden: Sequence[np.ndarray | None],
 ) -> list[Measured]:
-    """:func:`measure` for many tiles at once (block, pose (B, 4) and mask each): the same search, with
-    the photo sampled and the edges searched for all of them together."""
+    """Search each edge of many tiles (block, pose (B, 4) and mask each) across its direction around
+    where the tile's pose puts it: the nearest place where the garden green (``not_green`` well below
+    zero) gives way to another colour, on the inner side and the outer side as the edge's normal says.
+    The edge is then placed where the linear-light colour is halfway between the two, so blur moves it
+    to neither side. An edge whose middle is hidden by its tile's mask is not searched. The photo is
+    sampled and the edges searched for all the tiles together."""
     if not blocks:
         return []
     if len(blocks) > MAX_BATCH:
