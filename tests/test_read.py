@@ -478,6 +478,31 @@ def test_tiles_too_few_of_which_fit_the_camera_the_levels_gave_are_read_again_be
     assert ("belvedere", ((1, 4),), 5) in {(d.kind, d.cells, d.level) for d in reading.garden.decorations}
 
 
+def test_a_principal_point_searched_where_no_tile_fits_cleanly_is_taken_for_many_more_edges(tmp_path):
+    """Development photo 55003 as its seed renders it: its principal point 3% off the middle and a barrel
+    lens (k1 -0.07) leave no tile fitting cleanly on the middle (3 read on 72 edge points) nor on the
+    point searched (5 on 129); taken for its edges (``pipeline.centre_better``), the point searched
+    refines the camera to the truth's focal length, and every visible tile is read."""
+    from vision.render.synth import synth_photo
+
+    path = synth_photo(55003, tmp_path)
+    truth = Garden.model_validate(json.loads(path.with_suffix(".json").read_text())["garden"])
+    assert evaluate.visible_tiles(read_photo(path).garden) == evaluate.visible_tiles(truth)
+
+
+def test_a_tile_inferred_from_its_piece_has_its_band_sampled_where_its_edges_place_it(tmp_path):
+    """Development photo 55088 as its seed renders it: the tile at (4, 6) is inferred from the piece on
+    it, and sampled unmoved its pink band lay half on the tile's cut edge and half on the garden's
+    green, and read white; placed by its own edges in sight (``tiles.placed_inferred``) it reads pink."""
+    from vision.render.synth import synth_photo
+
+    path = synth_photo(55088, tmp_path)
+    truth = Garden.model_validate(json.loads(path.with_suffix(".json").read_text())["garden"])
+    want = evaluate.visible_tiles(truth)
+    assert want[(4, 6, 1)] == "pink"
+    assert evaluate.visible_tiles(read_photo(path).garden)[(4, 6, 1)] == "pink"
+
+
 def test_camera_focal_length_and_height(tall):
     path, truth = tall
     reading = read_photo(path)

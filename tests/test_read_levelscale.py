@@ -214,3 +214,15 @@ def test_another_principal_point_is_taken_only_when_its_tiles_fit_better_and_nea
     assert centre_better(_tiles((27, 0.46), (32, 0.76), (20, 0.87), (26, 0.96), (5, 0.03)), first)  # 110
     assert not centre_better(_tiles((60, 0.3), (62, 0.4)), first)  # four tiles fewer
     assert not centre_better(first, first)
+
+
+def test_where_no_tile_fits_cleanly_on_either_principal_point_many_more_edges_take_the_searched_one():
+    """55003: the principal point 3% off the middle and a barrel lens; on the middle 3 tiles are read on
+    72 edge points, none cleanly, and on the point searched 5 on 129, none cleanly either. With no clean
+    share to compare, as many tiles or more on FOCAL_EDGES times the edges decide, as between focal
+    lengths."""
+    first = _tiles((30, 0.8), (24, 0.9), (18, 1.1))  # 72 edges, none clean
+    searched = _tiles((32, 0.7), (30, 0.9), (25, 0.8), (22, 1.2), (20, 1.0))  # 129
+    assert centre_better(searched, first) and not centre_better(first, searched)
+    assert not centre_better(_tiles((32, 0.7), (30, 0.9), (25, 0.8), (13, 1.2)), first)  # 100: a few more
+    assert not centre_better(_tiles((60, 0.7), (60, 0.9)), first)  # one tile fewer

@@ -83,7 +83,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
         tiles.board_in_sight(edge_img, cam, printed, finds),
     )
     if len(with_implied) > len(finds):
-        finds = with_implied
+        finds = tiles.placed_inferred(edge_img, cam, printed, with_implied)
         lab = band_lab(img, cam, profile, finds, band_gain)
     # the bands again, past the pieces now read: stairs or a bridge over a band show their own grey or
     # terracotta, not its flower
@@ -437,7 +437,12 @@ CENTRE_SEARCH = 0.6
 def centre_better(again: list[tiles.TileFind], finds: list[tiles.TileFind]) -> bool:
     """Whether the tiles ``again`` read on the principal point searched say more for it than ``finds``
     on the first: a fifth more of them fit cleanly, at most one fewer is read, and they fit nearly as
-    many edges in all (:data:`CENTRE_EDGES`)."""
+    many edges in all (:data:`CENTRE_EDGES`); or, where no tile fits cleanly on either, as many are read
+    on :data:`FOCAL_EDGES` times as many edges (the test of :func:`focal_better` then)."""
+    if clean_share(again) == clean_share(finds) == 0.0:
+        return len(again) >= len(finds) and sum(f.edges for f in again) >= FOCAL_EDGES * sum(
+            f.edges for f in finds
+        )
     return (
         clean_share(again) >= clean_share(finds) + 0.2
         and len(again) >= len(finds) - 1
