@@ -1632,3 +1632,17 @@ def test_a_fountain_sure_of_itself_on_a_low_tile_not_read_implies_that_tile(tmp_
     fountains = [d.cells for d in reading.garden.decorations if d.kind == "fountain"]
     assert ((1, 1), (2, 1)) in fountains
     assert (2, 1, 1) in {(t.row, t.col, t.level) for t in reading.garden.tiles}
+
+
+def test_stairs_climbing_under_a_higher_tile_are_told_by_their_treads(tmp_path) -> None:
+    """Development photo 55103 as its seed renders it: stairs from a level-1 tile up to a level-2 field
+    under a level-4 tile, in full view, their treads all grey stone; the higher tile's overhang hides
+    the green round them, so their cover part has too few points to judge. Judged by their treads'
+    stone (``Scorer.top_hidden``) they are read, where before the cover's silence read them as none."""
+    from vision.render.synth import synth_photo
+
+    path = synth_photo(55103, tmp_path)
+    stairs = {
+        frozenset(d.cell_levels) for d in read_photo(path).garden.decorations if d.kind == "stairs"
+    }
+    assert frozenset({((4, 6), 1), ((3, 6), 2)}) in stairs

