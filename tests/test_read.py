@@ -1402,3 +1402,15 @@ def test_a_pale_band_counts_for_its_tile_against_the_path_the_photo_shows(tmp_pa
     # the flower's print itself as the band's place (the rule before): the pale band is taken for path
     monkeypatch.setattr(tilefit, "BAND_REACH", 1.0)
     assert tilefit.sides_agree(img, cam, REFERENCE, 2, 2, right) < 0.75 * right.inliers
+
+
+def test_a_tile_seen_whole_a_little_past_a_hands_reach_keeps_its_level(tmp_path):
+    """Development photo 55188 as its seed renders it: the white level-1 tile on block (6, 0), in full
+    view and turned 3 degrees, fits all its line points closely 2.5 mm off its block; its white band
+    leaves the print past its edges in doubt, and without ``tiles._slid_but_sure``'s whole-tile
+    test the block was read on level 5, by a few edges of the board's rim."""
+    from vision.render.synth import synth_photo
+
+    path = synth_photo(55188, tmp_path)
+    read = {(t.row, t.col): t.level for t in read_photo(path).garden.tiles}
+    assert read.get((6, 0)) == 1

@@ -317,12 +317,21 @@ def _slid_but_sure(
     img: tilefit.EdgeImage, cam: Camera, profile: Profile, r: int, c: int, f: LevelFit
 ) -> bool:
     """A tile seen by many edges, placed a little beyond a hand's reach, whose print past its edges is
-    its own: the camera or the board moved its lines, it did not latch onto a neighbour's."""
+    its own, or seen whole (all :data:`WHOLE_EDGES` of its line points, closely: a neighbour's lines
+    cannot give them all): the camera or the board moved its lines, it did not latch onto a
+    neighbour's. Dev 55188: a white level-1 tile in full view, 3 degrees turned, fit all 32 points at
+    0.08 px^2 but 2.5 mm off its block; past its white band the print measured its own on 28 of them
+    (28.8 asked), and the block was read on level 5 by 8 edges of the board's rim. On the 600
+    development photos of seeds 43000-43199, 53000-53199 and 55000-55199 it read no other tile
+    otherwise."""
     return (
         f.inliers >= SURE_EDGES
         and not _placed(f)
         and _placed(f, SLID_SLACK_MM)
-        and tilefit.sides_agree(img, cam, profile, r, c, f) >= SIDES_SHARE * f.inliers
+        and (
+            (f.inliers >= WHOLE_EDGES and f.cost <= WHOLE_COST)
+            or tilefit.sides_agree(img, cam, profile, r, c, f) >= SIDES_SHARE * f.inliers
+        )
     )
 
 
