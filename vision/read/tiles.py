@@ -321,9 +321,8 @@ def _slid_but_sure(
     cannot give them all): the camera or the board moved its lines, it did not latch onto a
     neighbour's. Dev 55188: a white level-1 tile in full view, 3 degrees turned, fit all 32 points at
     0.08 px^2 but 2.5 mm off its block; past its white band the print measured its own on 28 of them
-    (28.8 asked), and the block was read on level 5 by 8 edges of the board's rim. On the 600
-    development photos of seeds 43000-43199, 53000-53199 and 55000-55199 it read no other tile
-    otherwise."""
+    (28.8 asked), and the block was read on level 5 by 8 edges. On the 600 development photos of
+    seeds 43000-43199, 53000-53199 and 55000-55199 it read no other tile otherwise."""
     return (
         f.inliers >= SURE_EDGES
         and not _placed(f)
@@ -1011,13 +1010,7 @@ def placed_inferred(
     todo = [i for i, f in enumerate(finds) if f.inferred]
     if not todo:
         return finds
-    masks = []
-    for i in todo:
-        hidden = np.zeros(img.shape[:2], np.uint8)
-        for g in finds:
-            if g.level > finds[i].level:
-                hide(hidden, tile_polygon(cam, profile, g.row, g.col, g.level, g.placement))
-        masks.append(hidden)
+    masks = [_covered_above(cam, profile, finds, finds[i].level, img.shape) for i in todo]
     blocks = [(finds[i].row, finds[i].col, finds[i].level) for i in todo]
     fits = tilefit.fit_levels(img, cam, profile, blocks, masks)
     out = list(finds)

@@ -620,7 +620,7 @@ class Scorer:
                     # upper field stands under a higher tile, whose overhang hides the green round the
                     # treads, by stone's own colours on OWN_STONE_MIN of them (see top_hidden)
                     score *= UNJUDGED_COVER
-                stone_told = unread_foot or top_hidden and bool(caps) and min(caps) < 0
+                stone_told = unread_foot or (top_hidden and bool(caps) and min(caps) < 0)
                 if stone_told and min(own, default=0.0) < OWN_STONE_MIN:
                     # the treads show the board's or a tile's print where no tile was read, or not
                     # stone's own colours where nothing but the treads tells
