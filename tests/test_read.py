@@ -1408,7 +1408,7 @@ def test_a_tile_seen_whole_a_little_past_a_hands_reach_keeps_its_level(tmp_path)
     """Development photo 55188 as its seed renders it: the white level-1 tile on block (6, 0), in full
     view and turned 3 degrees, fits all its line points closely 2.5 mm off its block; its white band
     leaves the print past its edges in doubt, and without ``tiles._slid_but_sure``'s whole-tile
-    test the block was read on level 5, by a few edges of the board's rim."""
+    test the block was read on level 5, by 8 edges."""
     from vision.render.synth import synth_photo
 
     path = synth_photo(55188, tmp_path)

@@ -440,9 +440,7 @@ def centre_better(again: list[tiles.TileFind], finds: list[tiles.TileFind]) -> b
     many edges in all (:data:`CENTRE_EDGES`); or, where no tile fits cleanly on either, as many are read
     on :data:`FOCAL_EDGES` times as many edges (the test of :func:`focal_better` then)."""
     if clean_share(again) == clean_share(finds) == 0.0:
-        return len(again) >= len(finds) and sum(f.edges for f in again) >= FOCAL_EDGES * sum(
-            f.edges for f in finds
-        )
+        return len(again) >= len(finds) and focal_better(again, finds)
     return (
         clean_share(again) >= clean_share(finds) + 0.2
         and len(again) >= len(finds) - 1

@@ -609,9 +609,10 @@ class Scorer:
                         tot += part.weight * sizes[j]
                     j += 1
                 score = num / den if den else 0.0
-                if caps and min(caps) >= 0:
+                cover_unjudged = bool(caps) and min(caps) < 0
+                if caps and not cover_unjudged:
                     score = min(score, *caps)
-                elif caps and not treads_tell:
+                elif cover_unjudged and not treads_tell:
                     # a cover part not judged: the colours alone count, less; but where the foot of
                     # stairs stands under a higher tile, that tile hides what the cover part tests, and
                     # the treads alone tell (in stone's own colours, and surer: ON_HIDDEN_MIN); so too on
@@ -620,7 +621,7 @@ class Scorer:
                     # upper field stands under a higher tile, whose overhang hides the green round the
                     # treads, by stone's own colours on OWN_STONE_MIN of them (see top_hidden)
                     score *= UNJUDGED_COVER
-                stone_told = unread_foot or (top_hidden and bool(caps) and min(caps) < 0)
+                stone_told = unread_foot or (top_hidden and cover_unjudged)
                 if stone_told and min(own, default=0.0) < OWN_STONE_MIN:
                     # the treads show the board's or a tile's print where no tile was read, or not
                     # stone's own colours where nothing but the treads tells
@@ -630,7 +631,7 @@ class Scorer:
                     # higher tile, is as ivory as a belvedere's posts or a plaque; see MIN_PART)
                     score = 0.0
                 seen = float(den / tot) if tot else 0.0
-                unjudged = bool(caps) and min(caps) < 0 and unread_foot
+                unjudged = cover_unjudged and unread_foot
                 ev = Evidence(
                     c,
                     float(score),
