@@ -682,9 +682,11 @@ def test_a_tile_read_from_the_piece_on_it_is_warned_and_lowers_the_confidence(ta
     assert not [w for w in plain.warnings if w.code == "tile-inferred"]
 
 
-def test_a_piece_whose_shape_is_doubted_is_warned_and_lowers_the_confidence(tall, monkeypatch):
-    """A piece read by its colours whose shape its network doubts (``DecorationFind.doubted``) stays in
-    the garden, with a ``piece-doubt`` warning on its cells, and the reading is less sure."""
+@pytest.mark.parametrize(("flag", "code"), [("doubted", "piece-doubt"), ("inferred", "piece-inferred")])
+def test_a_piece_doubted_or_inferred_is_warned_and_lowers_the_confidence(tall, monkeypatch, flag, code):
+    """A piece read by its colours whose shape its network doubts (``DecorationFind.doubted``), or one the
+    photo does not show, inferred from the garden round it (``DecorationFind.inferred``), stays in the
+    garden, with a warning on its cells, and the reading is less sure."""
     import vision.read.pipeline as pipeline
 
     path, _ = tall
@@ -692,19 +694,19 @@ def test_a_piece_whose_shape_is_doubted_is_warned_and_lowers_the_confidence(tall
     assert plain.garden.decorations, "the tall garden has pieces"
     original = pipeline.read_pieces
 
-    def doubting(*args, **kwargs):
+    def flagging(*args, **kwargs):
         reading = original(*args, **kwargs)
-        first = dataclasses.replace(reading.finds[0], doubted=True)
+        first = dataclasses.replace(reading.finds[0], **{flag: True})
         return dataclasses.replace(reading, finds=[first, *reading.finds[1:]])
 
-    monkeypatch.setattr(pipeline, "read_pieces", doubting)
+    monkeypatch.setattr(pipeline, "read_pieces", flagging)
     again = read_photo(path)
     assert again.garden == plain.garden
-    warned = [w for w in again.warnings if w.code == "piece-doubt"]
+    warned = [w for w in again.warnings if w.code == code]
     assert len(warned) == 1 and warned[0].cells
     assert any(tuple(map(tuple, d.cells)) == tuple(warned[0].cells) for d in again.garden.decorations)
     assert again.confidence < plain.confidence
-    assert not [w for w in plain.warnings if w.code == "piece-doubt"]
+    assert not [w for w in plain.warnings if w.code == code]
 
 
 @pytest.mark.parametrize("keeps_first", [True, False])

@@ -771,6 +771,37 @@ def test_stairs_with_a_hidden_foot_up_to_their_symbol(
     assert (piece in got) == read
 
 
+@pytest.mark.parametrize(
+    ("belvedere", "symbol", "stairs", "read"),
+    [
+        (1.0, ("stairs", 1.0), (0.0, 0.0), True),
+        (0.0, ("stairs", 1.0), (0.0, 0.0), False),  # no belvedere: the corner may stand on a pillar
+        (1.0, ("bridge", 1.0), (0.0, 0.0), False),  # the free field shows another symbol
+        (1.0, ("stairs", 1.0), (0.0, 1.0), False),  # the photo shows the place: no stairs there
+    ],
+)
+def test_stairs_under_a_belvedere_up_to_their_symbol_are_read_unseen(
+    shot, monkeypatch: pytest.MonkeyPatch, belvedere: float, symbol: tuple, stairs: tuple, read: bool
+) -> None:
+    """Stairs wholly hidden under a higher tile (its corner over them carries a belvedere: no pillar
+    stands on a piece) still count from above by the free field they climb to, which shows their symbol
+    (dev 720038, 55032): read there, inferred, as long as the photo does not show the place they would
+    stand on without them."""
+    piece = ("stairs", ((2, 2), (1, 2)))
+    looks = {piece: stairs, ("belvedere", ((2, 2),)): (belvedere, 1.0)}
+    for foot in ([PlacedTile(2, 2, 1)], []):  # the foot's tile read, or hidden under the level-3 one
+        tiles = [*foot, PlacedTile(0, 2, 2), PlacedTile(2, 1, 3)]
+        got = _read_with_looks(shot, monkeypatch, tiles, looks, {((1, 2), 2): symbol})
+        assert (piece in got) == read
+
+
+def test_stairs_read_unseen_are_marked_inferred() -> None:
+    """A piece inferred has the confidence of one, whatever its (absent) evidence says."""
+    find = decisions.DecorationFind("stairs", ((2, 2), (1, 2)), (1, 2), 0.0, 0.0, (0.0, 0.0), inferred=True)
+    assert find.confidence == decisions.INFERRED_CONFIDENCE
+    assert dataclasses.replace(find, inferred=False).confidence == 0.0
+
+
 ON_ICON = {
     "statue": (("statue", ((2, 2),)), [PlacedTile(2, 2, 1)]),
     "stairs": (("stairs", ((2, 2), (1, 2))), [PlacedTile(2, 2, 1), PlacedTile(0, 2, 2)]),

@@ -158,6 +158,16 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     shown = {(d.kind, tuple(map(tuple, d.cells))) for d in garden.decorations}
     kept = [d for d in pieces.finds if (d.kind, tuple(map(tuple, d.cells))) in shown]
     for d in kept:
+        if d.inferred:
+            warnings.append(
+                ReadWarning(
+                    "piece-inferred",
+                    f"{d.kind} on {cells_text(d.cells)}: hidden from the camera under the belvedere's tile, "
+                    "read from the symbol on the field they climb to",
+                    d.cells,
+                )
+            )
+            doubts += 1
         if d.doubted:
             warnings.append(
                 ReadWarning(

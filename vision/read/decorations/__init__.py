@@ -13,7 +13,9 @@ field in sight holds the piece): taken only surer still (unless the tile's own l
 piece on that level, :func:`vision.read.tiles.glimpsed`, which makes the field as good as read), where
 that field shows garden green round the piece, and never over a piece read lower on that cell; it
 implies the tile
-(:func:`vision.read.tiles.implied_by_pieces`). Each candidate is then tested
+(:func:`vision.read.tiles.implied_by_pieces`). Stairs wholly hidden under a higher tile, which then
+carries a belvedere over them, are inferred from the free field they climb to that shows their symbol
+(:func:`~vision.read.decorations.decisions.stairs_under_belvedere`). Each candidate is then tested
 with the piece's own 3-D shape from the profile: points *inside* the solid (the axis of a statue,
 the water of a fountain's basin, the middle of a bridge's deck, the treads of the stairs, the dome
 of a belvedere) project onto pixels that show that solid, whatever the camera, unless something
