@@ -802,6 +802,19 @@ def test_stairs_read_unseen_are_marked_inferred() -> None:
     assert dataclasses.replace(find, inferred=False).confidence == 0.0
 
 
+@pytest.mark.parametrize(
+    ("looks", "read"), [((1.0, 0.08), True), ((0.9, 0.08), False), ((1.0, 0.03), False)]
+)
+def test_a_glimpse_of_a_fountain_s_water_is_the_fountain(
+    shot, monkeypatch: pytest.MonkeyPatch, looks: tuple, read: bool
+) -> None:
+    """A fountain on two tiles read, mostly hidden behind a taller stack, is read by a glimpse of its
+    water when that glimpse shows its colours surely (dev 720083: 9% in sight, scored 1.0)."""
+    tiles = [PlacedTile(2, 2, 1), PlacedTile(2, 4, 1)]
+    fountain = ("fountain", ((2, 3), (2, 4)))
+    assert (fountain in _read_with_looks(shot, monkeypatch, tiles, {fountain: looks})) == read
+
+
 ON_ICON = {
     "statue": (("statue", ((2, 2),)), [PlacedTile(2, 2, 1)]),
     "stairs": (("stairs", ((2, 2), (1, 2))), [PlacedTile(2, 2, 1), PlacedTile(0, 2, 2)]),

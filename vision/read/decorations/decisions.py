@@ -178,6 +178,12 @@ ICON_CLEAR = 0.9
 PRIORITY = ("bridge", "fountain", "belvedere", "statue", "stairs")
 #: how sure a piece the photo does not show, inferred from the garden round it, is read
 INFERRED_CONFIDENCE = 0.5
+#: a fountain on two tiles read, seen by fewer of its points than MIN_VISIBLE but by this share at least
+#: (the first figure), is read where they show its colours this surely (the second): its water is a
+#: colour nothing else on a garden shows (variant development photo 720083: 9% of the fountain in sight
+#: past a level-3 stack, scored 1.0). On the 550 development photos of seeds 43000-43199, 55000-55199
+#: and 720000-720149 it read that fountain and no other piece
+GLIMPSED_WATER = (0.05, 0.95)
 SHIFTS_MM = (
     (0.0, 0.0),
     (1.5, 0.0),
@@ -673,6 +679,12 @@ def read_decorations(
             for o in judged
         )
 
+    def water_glimpsed(ev: Evidence) -> bool:
+        """Whether ``ev`` is a fountain on tiles read whose water a glimpse shows (:data:`GLIMPSED_WATER`)."""
+        c = ev.candidate
+        least, sure = GLIMPSED_WATER
+        return c.kind == "fountain" and not c.hidden and ev.visible >= least and ev.score >= sure
+
     def on_glimpsed(ev: Evidence) -> bool:
         """Whether ``ev``'s piece stands on tiles read but for fields whose own lines show round it
         (``glimpsed``)."""
@@ -738,7 +750,9 @@ def read_decorations(
                     continue
                 if set(c.fields) & taken or spanned.intersection(c.cells):
                     continue
-                if ev.visible < MIN_VISIBLE and not (ev.visible > 0 and under_belvedere(ev) or ev.glimpsed):
+                if ev.visible < MIN_VISIBLE and not (
+                    ev.visible > 0 and under_belvedere(ev) or ev.glimpsed or water_glimpsed(ev)
+                ):
                     continue
                 if c.hidden and outshone(ev, at_level):
                     continue
