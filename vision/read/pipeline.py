@@ -42,6 +42,10 @@ MIN_BAND_PX = 20  #: band pixels past the pieces read that are enough to read a 
 MAP_GREEN_LEFT = 0.5
 OWN_PLAQUE_SHARE = 0.5  #: of a plaque's samples that show the cream for :func:`own_light` to count it
 LAST_MOVE_PX = 1.5  #: the last round reads the tiles again only if the camera moved more than this
+#: why a piece inferred (:attr:`~vision.read.decorations.DecorationFind.inferred`) is warned of
+PIECE_INFERRED = (
+    "hidden from the camera under the belvedere's tile, read from the symbol on the field they climb to"
+)
 
 
 def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Reading:
@@ -158,25 +162,13 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     shown = {(d.kind, tuple(map(tuple, d.cells))) for d in garden.decorations}
     kept = [d for d in pieces.finds if (d.kind, tuple(map(tuple, d.cells))) in shown]
     for d in kept:
-        if d.inferred:
-            warnings.append(
-                ReadWarning(
-                    "piece-inferred",
-                    f"{d.kind} on {cells_text(d.cells)}: hidden from the camera under the belvedere's tile, "
-                    "read from the symbol on the field they climb to",
-                    d.cells,
-                )
-            )
-            doubts += 1
-        if d.doubted:
-            warnings.append(
-                ReadWarning(
-                    "piece-doubt",
-                    f"{d.kind} on {cells_text(d.cells)}: read by its colours, its shape looks doubtful",
-                    d.cells,
-                )
-            )
-            doubts += 1
+        for flagged, code, why in (
+            (d.inferred, "piece-inferred", PIECE_INFERRED),
+            (d.doubted, "piece-doubt", "read by its colours, its shape looks doubtful"),
+        ):
+            if flagged:
+                warnings.append(ReadWarning(code, f"{d.kind} on {cells_text(d.cells)}: {why}", d.cells))
+                doubts += 1
     decorations = [
         DecorationReading(
             d.kind,

@@ -472,7 +472,7 @@ def stairs_under_belvedere(
     cands: Sequence[Candidate],
     surf: Surfaces,
     field_symbols: dict[tuple[Cell, int], tuple[str | None, float]],
-    taken: Collection[tuple[Cell, int]],
+    taken: set[tuple[Cell, int]],
 ) -> list[Candidate]:
     """Stairs the photo cannot show but the garden round them tells. No pillar stands on a piece (spec
     1.1), so a tile over a field holding stairs rests on three pillars and carries a belvedere over
@@ -497,7 +497,7 @@ def stairs_under_belvedere(
             and c.fields[0] == low
             and (up := c.fields[1])[1] == top - 1
             and surf.seen(*up)
-            and not set(c.fields) & set(taken)
+            and taken.isdisjoint(c.fields)
             and field_symbols.get(up, (None, 0.0))[0] == "stairs"
         ]
         if options:
@@ -792,7 +792,7 @@ def read_decorations(
         hidden = stairs_under_belvedere(found, cands, surf, field_symbols, taken)
         for ev in scorer.evidence(hidden):
             # stairs the photo shows were judged by their looks, above
-            if ev.visible < MIN_VISIBLE and not set(ev.candidate.fields) & taken:
+            if ev.visible < MIN_VISIBLE and taken.isdisjoint(ev.candidate.fields):
                 take(ev, inferred=True)
     # the tile a piece implies would hide every piece read lower on its cell: such a piece is wrong
     return [
