@@ -225,6 +225,25 @@ def test_another_editions_statue_is_raised_by_its_shape_and_none_is_lowered(monk
     assert (colourless.score, unsure.score, doubted.score) == (least / 2, 0.3, 0.9)
 
 
+@pytest.mark.parametrize("raised", ["belvedere", "statue"])
+def test_a_network_raise_gives_way_to_the_other_one_field_piece_passing_by_colour(monkeypatch, raised):
+    """Another edition's statue can look like the reference's belvedere to the shape network (variant
+    720125: 0.999, its dome's colour not there at all): where a statue passes its colour test on the
+    field, the belvedere keeps its colour score, and the other way round; with nothing else on the
+    field, the network's raise stands."""
+    other = "statue" if raised == "belvedere" else "belvedere"
+    fake = _Fake([0.999])
+    fake.features = "shape"
+    monkeypatch.setattr(piece_model, "model_for", lambda k, profile: fake if k == raised else None)
+    monkeypatch.setattr(decorations.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
+    shaped, coloured = _evidence(raised, 0.2), _evidence(other, 1.0)
+    decorations._second_opinion([shaped, coloured], None, None, VARIANT, None)
+    assert shaped.score == 0.2 and coloured.score == 1.0
+    alone = _evidence(raised, 0.2)
+    decorations._second_opinion([alone, _evidence(other, 0.3)], None, None, VARIANT, None)
+    assert alone.score == pytest.approx(0.999)
+
+
 def test_a_model_round_trips_and_a_file_that_is_not_one_is_refused(tmp_path):
     model = piece_model.model_for("stairs", REFERENCE)
     path = tmp_path / "m.npz"
@@ -259,6 +278,7 @@ def test_a_model_round_trips_and_a_file_that_is_not_one_is_refused(tmp_path):
 def _evidence(kind: str, score: float, visible: float = 1.0, hidden: bool = False) -> decorations.Evidence:
     cells, levels = {
         "statue": (((3, 3),), (1,)),
+        "belvedere": (((3, 3),), (1,)),
         "stairs": (((3, 3), (3, 4)), (1, 2)),
         "fountain": (((3, 3), (3, 4)), (1, 1)),
     }[kind]
