@@ -107,7 +107,9 @@ _SRGB_TO_LINEAR = (lambda v: np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.
 ).astype(np.float32)
 
 
-def edge_image(image: np.ndarray, gain: np.ndarray, blur: float = 0.8, glare: np.ndarray | None = None) -> EdgeImage:
+def edge_image(
+    image: np.ndarray, gain: np.ndarray, blur: float = 0.8, glare: np.ndarray | None = None
+) -> EdgeImage:
     """An :class:`EdgeImage` of a BGR uint8 photo; ``gain`` is the board's white balance (B, G, R);
     ``not_green`` is measured on the photo less ``glare`` where given (:func:`glare_light`)."""
     # white balance on 8 bits through a table per channel, and linear light through another: the
@@ -117,7 +119,8 @@ def edge_image(image: np.ndarray, gain: np.ndarray, blur: float = 0.8, glare: np
     if glare is None:
         greens = balanced
     else:
-        greens = cv2.transform(cv2.subtract(image, cv2.merge([glare] * 3)), np.diag(gain[:3]).astype(np.float32))
+        deglared = cv2.subtract(image, cv2.merge([glare] * 3))
+        greens = cv2.transform(deglared, np.diag(gain[:3]).astype(np.float32))
     return EdgeImage(
         cv2.GaussianBlur(not_green(greens), (0, 0), blur),
         cv2.GaussianBlur(cv2.LUT(balanced, _SRGB_TO_LINEAR.reshape(256, 1)), (0, 0), blur),

@@ -763,7 +763,7 @@ def read_decorations(
             evs.sort(key=lambda e: -e.score - signed(e))
             if kind in GLIMPSE:
                 smaller, glimpse, least = GLIMPSE[kind]
-                held = set().union(*(sure[small] - mimicked(small, at_level, sure[small]) for small in smaller))
+                held = set().union(*(sure[sm] - mimicked(sm, at_level, sure[sm]) for sm in smaller))
                 evs = [
                     e
                     for e in evs
