@@ -969,9 +969,10 @@ def test_the_edge_search_takes_the_bands_gain_where_the_grey_one_leaves_no_garde
 
 def test_a_field_washed_out_by_glare_keeps_the_garden_green():
     """The key light's reflection adds grey light to a tile, and a warm light's white balance turns
-    that grey orange: the field under it was no green at all. Taken off first (the darkest round each
-    place, where it stands above the rest of the building zone), the glared field is green again; a
-    tile away from the glare, and a photo without glare, read as before."""
+    that grey orange: the field under it showed no green to propose the tile. Taken off first (the
+    darkest round each place, where it stands above the rest of the building zone), the glared field
+    shows green again; a tile away from the glare, and a photo without glare, show it as before, and the
+    edges are searched on the photo as it is."""
     from vision.read import pipeline, tilefit
     from vision.read.tiles import tile_polygon
     from vision.read.views import band_gain
@@ -993,16 +994,18 @@ def test_a_field_washed_out_by_glare_keeps_the_garden_green():
     glare = 120.0 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * 45.0**2))
     img = np.clip(img + glare[..., None], 0, 255).astype(np.uint8)
 
-    def green_at(edges: tilefit.EdgeImage, tile: tuple[int, int]) -> float:
+    def green_at(green: np.ndarray, tile: tuple[int, int]) -> float:
         x, y = centres[tile]
-        return float(np.median(edges.not_green[y - 16 : y + 17, x - 16 : x + 17]))
+        return float(np.median(green[y - 16 : y + 17, x - 16 : x + 17]))
 
     gain, edges = pipeline.edge_image(img, cam, REFERENCE, band_gain(img, cam, REFERENCE))
     assert gain[0] < gain[2]  # the cast is balanced off: blue down, red up
     untreated = tilefit.edge_image(img, gain)
-    assert green_at(untreated, (4, 4)) > tilefit.GREEN_MAX  # the glared field reads no green ...
-    assert green_at(edges, (4, 4)) < tilefit.GREEN_MAX  # ... but for the glare taken off
-    assert green_at(edges, (2, 2)) == pytest.approx(green_at(untreated, (2, 2)), abs=3.0)
+    assert green_at(untreated.not_green, (4, 4)) > tilefit.GREEN_MAX  # the glared field reads no green ...
+    assert green_at(edges.green_shown, (4, 4)) < tilefit.GREEN_MAX  # ... but for the glare taken off
+    away = green_at(untreated.not_green, (2, 2))
+    assert green_at(edges.green_shown, (2, 2)) == pytest.approx(away, abs=3.0)
+    assert np.array_equal(edges.not_green, tilefit.normalise_green(untreated, cam, REFERENCE).not_green)
     assert tilefit.glare_light(plain, cam, REFERENCE) is None
 
 

@@ -96,10 +96,20 @@ class EdgeImage:
     #: the chromaticity the tiles' path shows in this photo, once well-seen tiles tell it
     #: (:func:`with_print_path`); None: the print's own
     print_path: np.ndarray | None = None
+    #: ``not_green`` of the photo less a glare spot's light (:func:`glare_light`), where one was taken
+    #: off: the green a block shows, that proposes a tile on it (:func:`vision.read.tiles.green_counts`).
+    #: The edges are searched on ``not_green``: taken off, the blend of a pale band and the garden green
+    #: beside it reads green, and a band's inner edge would move out
+    deglared_green: np.ndarray | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
         return self.not_green.shape
+
+    @property
+    def green_shown(self) -> np.ndarray:
+        """The map that tells where the garden green shows, a glare spot's light taken off."""
+        return self.not_green if self.deglared_green is None else self.deglared_green
 
 
 _SRGB_TO_LINEAR = (lambda v: np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4))(
@@ -111,19 +121,20 @@ def edge_image(
     image: np.ndarray, gain: np.ndarray, blur: float = 0.8, glare: np.ndarray | None = None
 ) -> EdgeImage:
     """An :class:`EdgeImage` of a BGR uint8 photo; ``gain`` is the board's white balance (B, G, R);
-    ``not_green`` is measured on the photo less ``glare`` where given (:func:`glare_light`)."""
+    ``glare`` (:func:`glare_light`), where given, is taken off for :attr:`EdgeImage.deglared_green`."""
     # white balance on 8 bits through a table per channel, and linear light through another: the
     # photo is large
     lut = np.clip(np.arange(256)[:, None] * np.asarray(gain, float)[None, :3], 0, 255).astype(np.uint8)
     balanced = cv2.LUT(image, lut.reshape(256, 1, 3))
-    if glare is None:
-        greens = balanced
-    else:
-        deglared = cv2.subtract(image, cv2.merge([glare] * 3))
-        greens = cv2.transform(deglared, np.diag(gain[:3]).astype(np.float32))
+    deglared = None
+    if glare is not None:
+        bgr = cv2.subtract(image, cv2.merge([glare] * 3))
+        bgr = cv2.transform(bgr, np.diag(gain[:3]).astype(np.float32))
+        deglared = cv2.GaussianBlur(not_green(bgr), (0, 0), blur)
     return EdgeImage(
-        cv2.GaussianBlur(not_green(greens), (0, 0), blur),
+        cv2.GaussianBlur(not_green(balanced), (0, 0), blur),
         cv2.GaussianBlur(cv2.LUT(balanced, _SRGB_TO_LINEAR.reshape(256, 1)), (0, 0), blur),
+        deglared_green=deglared,
     )
 
 
@@ -152,7 +163,7 @@ def glare_floor(image: np.ndarray) -> np.ndarray:
 
 
 def glare_light(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray | None:
-    """uint8 (H, W): what to take off each pixel before the garden green is measured: the
+    """uint8 (H, W): what to take off each pixel before the garden green it shows is measured: the
     :func:`glare_floor` where it stands well above the building zone's (a glare spot: the key light's
     reflection, :data:`GLARE_MARGIN`, :data:`GLARE_RAMP`), nothing elsewhere; None where no place is
     glared. The camera's tone curve leaves glare grey, not the light's colour, so the white balance
@@ -225,11 +236,16 @@ def washed_out(level: float | np.ndarray) -> bool | np.ndarray:
 
 def normalise_green(img: EdgeImage, cam: Camera, profile: Profile) -> EdgeImage:
     """``img`` with its ``not_green`` scaled so that a washed-out garden green (see :data:`WEAK_GREEN`)
-    reads as green as a typical one: the thresholds of the edge search are set on the typical green."""
+    reads as green as a typical one: the thresholds of the edge search are set on the typical green.
+    (:attr:`EdgeImage.deglared_green` likewise, on its own green.)"""
     level = garden_green(img, cam, profile)
     if washed_out(level):
         img = replace(img, not_green=img.not_green * np.float32(GREEN_TYPICAL / level))
-    return normalise_green_locally(img, cam.project(profile.board.corners))
+    out = normalise_green_locally(img, cam.project(profile.board.corners))
+    if img.deglared_green is None:
+        return out
+    deglared = normalise_green(replace(img, not_green=img.deglared_green, deglared_green=None), cam, profile)
+    return replace(out, deglared_green=deglared.not_green)
 
 
 LOCAL_STEP = 8  #: the local garden green is measured on an image this many times smaller ...
