@@ -73,9 +73,9 @@ ON_HIDDEN_MIN = 0.85
 #: (0.41-1), and the wrong ones in sight scored 0.36 at most. Not stairs: wrong ones so placed scored up
 #: to 0.93 in full view
 BELOW_BELVEDERE_SEEN = {"fountain": 0.6, "bridge": 0.6}
-#: (the smaller piece, the share in sight, the score): a bridge or a fountain the photo shows less of
+#: (the smaller pieces, the share in sight, the score): a bridge or a fountain the photo shows less of
 #: than this (the rest behind higher tiles), or that scores under this, is not read over a field where
-#: that smaller piece, seen well, looks surely itself. The bronze and terracotta of a statue's body
+#: one of those smaller pieces, seen well, looks surely itself. The bronze and terracotta of a statue's body
 #: explain a bridge's glimpse (on development photos, 3 of the 4 bridges read so seen were a statue's
 #: body; the right ones were seen by half their points and more, one by 16%); a dome's teal explains a
 #: fountain's water (2 fountains seen by 35% and 41% of their points took a belvedere's field, the dome
