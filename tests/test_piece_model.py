@@ -287,12 +287,18 @@ def _evidence(kind: str, score: float, visible: float = 1.0, hidden: bool = Fals
 
 
 class _Fake:
+    """A network giving ``p`` for the patches it is asked about; given ``around``, only the first time,
+    then that for each patch (a statue's field asked round its centre: ``decisions.STATUE_AROUND_MM``)."""
+
     features = "all"
 
-    def __init__(self, p: list[float]) -> None:
-        self.p, self.asked = np.array(p), 0
+    def __init__(self, p: list[float], around: float | None = None) -> None:
+        self.p, self.around, self.asked, self.again = np.array(p), around, 0, 0
 
     def on_patches(self, patches, gain):
+        if self.asked and self.around is not None:
+            self.again += 1
+            return np.full(len(patches), self.around)
         self.asked = len(patches)
         return self.p
 
@@ -303,7 +309,7 @@ def test_pieces_seen_well_are_rescored_where_their_network_is_sure(monkeypatch, 
     is surely seeing the piece; one passing it, where the network surely is not (stairs and fountains
     whose colours look surely theirs excepted); the rest keep their score, and pieces seen little or
     standing on a tile not read are not asked about."""
-    fake = _Fake([0.95, 0.6, 0.001, 0.3, 0.001])
+    fake = _Fake([0.95, 0.6, 0.001, 0.3, 0.001], around=0.001)
     monkeypatch.setattr(piece_model, "model_for", lambda k, profile: fake if k == kind else None)
     monkeypatch.setattr(decorations.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
     rescued, unsure, vetoed, kept, sure = (_evidence(kind, s) for s in (0.3, 0.2, 0.8, 0.8, 0.99))
@@ -315,6 +321,33 @@ def test_pieces_seen_well_are_rescored_where_their_network_is_sure(monkeypatch, 
     assert unsure.score == 0.2 and kept.score == 0.8
     assert seen_little.score == 0.1 and on_hidden.score == 0.3
     assert sure.score == (0.99 if kind in ("stairs", "fountain") else pytest.approx(0.001))
+
+
+def test_a_statue_is_doubted_only_where_its_network_doubts_it_round_its_field_too(monkeypatch):
+    """The hand stands a statue a millimetre or three off its field's centre: a statue passing its
+    colour test that the network doubts at the centre keeps its score where, asked at the centre and
+    the shifts round it, the network's mean is over its doubt; it is doubted where that mean is not."""
+    monkeypatch.setattr(decorations.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
+    not_p = decorations.decisions.LOOKS_NOT["statue"][0]
+    for around, score in ((0.5, 1.0), (not_p / 2, pytest.approx(0.001))):
+        fake = _Fake([0.001], around=around)
+        monkeypatch.setattr(piece_model, "model_for", lambda k, _p, f=fake: f if k == "statue" else None)
+        statue = _evidence("statue", 1.0)
+        decorations._second_opinion([statue], None, None, REFERENCE, None)
+        assert fake.again == 1 and statue.score == score
+
+
+def test_a_statue_passing_its_colours_that_its_network_is_sure_of_scores_the_network(monkeypatch):
+    """Colours and network agree: a statue of middling colour scores the network's sureness (and is sure
+    enough to stay out of line with the others where a hidden statue would put it in line); stairs and
+    a statue the network is not sure of keep their colour score."""
+    monkeypatch.setattr(decorations.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
+    for kind, p, want in (("statue", 0.97, 0.97), ("statue", 0.6, 0.7), ("stairs", 0.97, 0.7)):
+        fake = _Fake([p])
+        monkeypatch.setattr(piece_model, "model_for", lambda k, _p, f=fake, w=kind: f if k == w else None)
+        e = _evidence(kind, 0.7)
+        decorations._second_opinion([e], None, None, REFERENCE, None)
+        assert e.score == pytest.approx(want)
 
 
 def _rendered(tmp_path, garden: Garden, seeds: tuple[int, ...]) -> list:

@@ -967,6 +967,48 @@ def test_the_edge_search_takes_the_bands_gain_where_the_grey_one_leaves_no_garde
     assert tilefit.garden_green(edges, cam, REFERENCE) < -40
 
 
+def test_a_field_washed_out_by_glare_keeps_the_garden_green():
+    """The key light's reflection adds grey light to a tile, and a warm light's white balance turns
+    that grey orange: the field under it showed no green to propose the tile. Taken off first (the
+    darkest round each place, where it stands above the rest of the building zone), the glared field
+    shows green again; a tile away from the glare, and a photo without glare, show it as before, and the
+    edges are searched on the photo as it is."""
+    from vision.read import pipeline, tilefit
+    from vision.read.tiles import tile_polygon
+    from vision.read.views import band_gain
+
+    cam = Camera.look_at(np.array([165.0, 135.0, 420.0]), np.array([165.0, 135.0, 0.0]),
+                         np.array([0.0, -1.0, 0.0]), 1200, 900, 60.0)
+    img = np.full((900, 1200, 3), (190, 200, 200), np.uint8)  # the sand under a bluish cast (B, G, R)
+    centres = {}
+    for row, col in ((2, 2), (4, 4)):
+        top = np.round(tile_polygon(cam, REFERENCE, row, col, 1)[:4]).astype(np.int32)
+        cv2.fillConvexPoly(img, top, (120, 160, 115))  # the garden green under the same cast
+        centres[(row, col)] = top.mean(axis=0).astype(int)
+    for x in range(0, 1200, 16):  # holes, lines and icons' ink: something dark near every place
+        for y in range(0, 900, 16):
+            cv2.circle(img, (x, y), 2, (30, 30, 30), -1)
+    plain = img.copy()
+    yy, xx = np.mgrid[0:900, 0:1200]
+    cx, cy = centres[(4, 4)]
+    glare = 120.0 * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * 45.0**2))
+    img = np.clip(img + glare[..., None], 0, 255).astype(np.uint8)
+
+    def green_at(green: np.ndarray, tile: tuple[int, int]) -> float:
+        x, y = centres[tile]
+        return float(np.median(green[y - 16 : y + 17, x - 16 : x + 17]))
+
+    gain, edges = pipeline.edge_image(img, cam, REFERENCE, band_gain(img, cam, REFERENCE))
+    assert gain[0] < gain[2]  # the cast is balanced off: blue down, red up
+    untreated = tilefit.edge_image(img, gain)
+    assert green_at(untreated.not_green, (4, 4)) > tilefit.GREEN_MAX  # the glared field reads no green ...
+    assert green_at(edges.green_shown, (4, 4)) < tilefit.GREEN_MAX  # ... but for the glare taken off
+    away = green_at(untreated.not_green, (2, 2))
+    assert green_at(edges.green_shown, (2, 2)) == pytest.approx(away, abs=3.0)
+    assert np.array_equal(edges.not_green, tilefit.normalise_green(untreated, cam, REFERENCE).not_green)
+    assert tilefit.glare_light(plain, cam, REFERENCE) is None
+
+
 def test_tiles_fitted_together_fit_as_alone_and_a_mask_off_their_edges_keeps_them(tmp_path):
     """fit_levels searches and fits many tiles at once: each as fit_level alone would. A fit is made
     again only when a mask hides (or shows) the middle of an edge it searched (tilefit.refits)."""

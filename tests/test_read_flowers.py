@@ -68,6 +68,19 @@ def test_glare_at_the_sensors_white_does_not_make_a_band_white():
     assert classify(px.astype(np.float32), REFERENCE)[0] == "yellow"
 
 
+@pytest.mark.parametrize("name", ["pink", "blue"])
+def test_a_band_half_clipped_by_glare_is_told_by_the_rest(name):
+    """A glare spot clips half a pink band to the sensor's white and pales the rest: their median has
+    too little chroma left to read pink, but the samples below the white are the band. A white band
+    half clipped stays white."""
+    glare = np.tile(np.array([100.0, 0.0, 0.0], np.float32), (60, 1))
+    px = np.vstack([_washed(name, 0.55, lighter=12.0), glare])
+    assert classify_colour(np.median(px, axis=0), REFERENCE)[0] == "white"
+    assert classify(px, REFERENCE)[0] == name
+    white = np.vstack([np.tile(np.array([92.0, 1.0, 3.0], np.float32), (50, 1)), glare])
+    assert classify(white, REFERENCE)[0] == "white"
+
+
 def test_no_pixels_no_flower():
     assert classify(np.zeros((0, 3), np.float32), REFERENCE) == ("", {})
 

@@ -271,5 +271,10 @@ def model_for(kind: str, profile: Profile, path: Path | None = None) -> PieceMod
         return model
     if path is not None or own == piece_colour(REFERENCE, kind).lower():
         return None  # the reference's own piece: its colour network, or none
+    return shape_model(kind)
+
+
+def shape_model(kind: str) -> PieceModel | None:
+    """The shipped network of ``kind``'s shape alone (``features == "shape"``), if one ships."""
     shape = _cached(str(MODELS / f"{kind}_shape.npz"))
     return shape if shape is not None and shape.kind == kind and shape.features == "shape" else None

@@ -216,9 +216,10 @@ def edge_image(
     a warm light on a bright photo keeps its colour under a grey gain, and the garden's green turns
     grey under it (development 43034 made lighter or warmer by benchmarks/robustness.py: no tile read)."""
     gain = views.tile_gain(img, cam, profile)
-    edges = tilefit.edge_image(img, gain)
+    glare = tilefit.glare_light(img, cam, profile)
+    edges = tilefit.edge_image(img, gain, glare=glare)
     if tilefit.garden_green(edges, cam, profile) >= tilefit.NO_GREEN and not np.array_equal(band_gain, gain):
-        other = tilefit.edge_image(img, band_gain)
+        other = tilefit.edge_image(img, band_gain, glare=glare)
         if tilefit.garden_green(other, cam, profile) < tilefit.NO_GREEN:
             gain, edges = band_gain, other
     return gain, tilefit.normalise_green(edges, cam, profile)

@@ -96,10 +96,20 @@ class EdgeImage:
     #: the chromaticity the tiles' path shows in this photo, once well-seen tiles tell it
     #: (:func:`with_print_path`); None: the print's own
     print_path: np.ndarray | None = None
+    #: ``not_green`` of the photo less a glare spot's light (:func:`glare_light`), where one was taken
+    #: off: the green a block shows, that proposes a tile on it (:func:`vision.read.tiles.green_counts`).
+    #: The edges are searched on ``not_green``: taken off, the blend of a pale band and the garden green
+    #: beside it reads green, and a band's inner edge would move out
+    deglared_green: np.ndarray | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
         return self.not_green.shape
+
+    @property
+    def green_shown(self) -> np.ndarray:
+        """The map that tells where the garden green shows, a glare spot's light taken off."""
+        return self.not_green if self.deglared_green is None else self.deglared_green
 
 
 _SRGB_TO_LINEAR = (lambda v: np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4))(
@@ -107,16 +117,68 @@ _SRGB_TO_LINEAR = (lambda v: np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.
 ).astype(np.float32)
 
 
-def edge_image(image: np.ndarray, gain: np.ndarray, blur: float = 0.8) -> EdgeImage:
-    """An :class:`EdgeImage` of a BGR uint8 photo; ``gain`` is the board's white balance (B, G, R)."""
+def edge_image(
+    image: np.ndarray, gain: np.ndarray, blur: float = 0.8, glare: np.ndarray | None = None
+) -> EdgeImage:
+    """An :class:`EdgeImage` of a BGR uint8 photo; ``gain`` is the board's white balance (B, G, R);
+    ``glare`` (:func:`glare_light`), where given, is taken off for :attr:`EdgeImage.deglared_green`."""
     # white balance on 8 bits through a table per channel, and linear light through another: the
     # photo is large
     lut = np.clip(np.arange(256)[:, None] * np.asarray(gain, float)[None, :3], 0, 255).astype(np.uint8)
     balanced = cv2.LUT(image, lut.reshape(256, 1, 3))
+    deglared = None
+    if glare is not None:
+        bgr = cv2.subtract(image, cv2.merge([glare] * 3))
+        bgr = cv2.transform(bgr, np.diag(gain[:3]).astype(np.float32))
+        deglared = cv2.GaussianBlur(not_green(bgr), (0, 0), blur)
     return EdgeImage(
         cv2.GaussianBlur(not_green(balanced), (0, 0), blur),
         cv2.GaussianBlur(cv2.LUT(balanced, _SRGB_TO_LINEAR.reshape(256, 1)), (0, 0), blur),
+        deglared_green=deglared,
     )
+
+
+#: the glare floor is the darkest round each place over this share of the photo's long side (about
+#: two thirds of a field in most photos), measured on an image this many times smaller
+GLARE_WINDOW = 1 / 68
+GLARE_STEP = 4
+#: a place is glared where its floor stands this far (8-bit) above the building zone's median floor,
+#: fully so this much further up
+GLARE_MARGIN = 20.0
+GLARE_RAMP = 40.0
+
+
+def glare_floor(image: np.ndarray) -> np.ndarray:
+    """uint8 (H, W): the darkest channel of the darkest pixel round each place (:data:`GLARE_WINDOW`),
+    smoothed. Beside an icon's ink, a hole or a shadow it is near zero; over a field washed out by the
+    key light's reflection, with nothing dark near, it is that field's own darkest channel."""
+    h, w = image.shape[:2]
+    darkest = cv2.min(cv2.min(image[..., 0], image[..., 1]), image[..., 2])
+    step = GLARE_STEP
+    small = cv2.erode(darkest, cv2.getStructuringElement(cv2.MORPH_RECT, (step, step)))[::step, ::step]
+    win = max(3, int(round(max(h, w) * GLARE_WINDOW / step)) | 1)
+    small = cv2.erode(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (win, win)))
+    small = cv2.GaussianBlur(small, (0, 0), win / 2)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def glare_light(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray | None:
+    """uint8 (H, W): what to take off each pixel before the garden green it shows is measured: the
+    :func:`glare_floor` where it stands well above the building zone's (a glare spot: the key light's
+    reflection, :data:`GLARE_MARGIN`, :data:`GLARE_RAMP`), nothing elsewhere; None where no place is
+    glared. The camera's tone curve leaves glare grey, not the light's colour, so the white balance
+    turns a glared field to the inverse of the board's cast (under a warm light a glared green went
+    orange), and the colourfulness floor of :func:`not_green` grows with the glare's brightness; taken
+    off before either, a glared field keeps the garden's hue."""
+    floor = glare_floor(image)
+    uv = zone_pixels(cam, profile, image.shape[:2])
+    if uv is None:
+        return None
+    base = float(np.median(floor[uv[:, 1], uv[:, 0]])) + GLARE_MARGIN
+    if floor.max() <= base:
+        return None
+    share = np.clip((floor.astype(np.float32) - base) / GLARE_RAMP, 0.0, 1.0)
+    return (floor * share).astype(np.uint8)
 
 
 def not_green(bgr: np.ndarray) -> np.ndarray:
@@ -147,18 +209,23 @@ NO_GREEN = -10.0  #: the greenest pixels over the building zone no greener than 
 def garden_green(img: EdgeImage, cam: Camera, profile: Profile) -> float:
     """``not_green`` of the photo's garden green: the greenest 1% of the building zone, seen on the
     first level's plane (one tile's green covers 3% of the zone; nothing else on it is green)."""
+    uv = zone_pixels(cam, profile, img.shape)
+    if uv is None:
+        return GREEN_TYPICAL
+    return float(np.percentile(img.not_green[uv[:, 1], uv[:, 0]], 1))
+
+
+def zone_pixels(cam: Camera, profile: Profile, shape: tuple[int, int]) -> np.ndarray | None:
+    """The photo pixels (N, 2) of a grid of 80 x 80 points over the building zone on the first level's
+    plane, those in the photo; None if fewer than 100 are."""
     b = profile.board
     ox, oy = b.grid_origin
-    side = GRID * b.pitch
-    t = np.linspace(0.0, side, 80)
+    t = np.linspace(0.0, GRID * b.pitch, 80)
     x, y = np.meshgrid(ox + t, oy + t)
     z = np.full(x.size, profile.tile_top_z(1))
     uv = np.round(cam.project(np.column_stack([x.ravel(), y.ravel(), z])))
-    ok = in_image(uv, img.shape)
-    if ok.sum() < 100:
-        return GREEN_TYPICAL
-    uv = uv[ok].astype(int)
-    return float(np.percentile(img.not_green[uv[:, 1], uv[:, 0]], 1))
+    ok = in_image(uv, shape)
+    return uv[ok].astype(int) if ok.sum() >= 100 else None
 
 
 def washed_out(level: float | np.ndarray) -> bool | np.ndarray:
@@ -169,11 +236,16 @@ def washed_out(level: float | np.ndarray) -> bool | np.ndarray:
 
 def normalise_green(img: EdgeImage, cam: Camera, profile: Profile) -> EdgeImage:
     """``img`` with its ``not_green`` scaled so that a washed-out garden green (see :data:`WEAK_GREEN`)
-    reads as green as a typical one: the thresholds of the edge search are set on the typical green."""
+    reads as green as a typical one: the thresholds of the edge search are set on the typical green.
+    (:attr:`EdgeImage.deglared_green` likewise, on its own green.)"""
     level = garden_green(img, cam, profile)
     if washed_out(level):
         img = replace(img, not_green=img.not_green * np.float32(GREEN_TYPICAL / level))
-    return normalise_green_locally(img, cam.project(profile.board.corners))
+    out = normalise_green_locally(img, cam.project(profile.board.corners))
+    if img.deglared_green is None:
+        return out
+    deglared = normalise_green(replace(img, not_green=img.deglared_green, deglared_green=None), cam, profile)
+    return replace(out, deglared_green=deglared.not_green)
 
 
 LOCAL_STEP = 8  #: the local garden green is measured on an image this many times smaller ...

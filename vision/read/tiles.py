@@ -194,7 +194,7 @@ def green_counts(
     uv, ok = pixels
     val = np.zeros(ok.shape, bool)
     u, v = uv[ok, 0], uv[ok, 1]
-    val[ok] = img.not_green[v, u] <= tilefit.GREEN_MAX
+    val[ok] = img.green_shown[v, u] <= tilefit.GREEN_MAX
     if explained is not None:
         val[ok] &= explained[v, u] == 0
     return val.reshape(len(uv), BLOCKS, BLOCKS, -1).sum(axis=3)
