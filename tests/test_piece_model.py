@@ -350,6 +350,21 @@ def test_a_statue_passing_its_colours_that_its_network_is_sure_of_scores_the_net
         assert e.score == pytest.approx(want)
 
 
+def test_a_reference_bridge_passing_its_colours_barely_is_doubted_by_its_shape_network(monkeypatch):
+    """The reference's bridge has no network of its colours: one passing them under the sure score
+    that the shape network doubts drops to its probability; one passing them surely, or not doubted,
+    keeps its score."""
+    fake = _Fake([0.0003, 0.99])
+    fake.features = "shape"
+    monkeypatch.setattr(piece_model, "shape_model", lambda k: fake if k == "bridge" else None)
+    monkeypatch.setattr(decorations.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
+    c = decorations.Candidate("bridge", ((3, 1), (3, 2), (3, 3)), (1, 1, 1), (0.0, 0.0, 22.5), 0.0)
+    doubted, kept, sure = (decorations.Evidence(c, s, 1.0) for s in (0.54, 0.7, 0.95))
+    decorations._second_opinion([doubted, kept, sure], None, None, REFERENCE, None)
+    assert fake.asked == 2
+    assert doubted.score == pytest.approx(0.0003) and (kept.score, sure.score) == (0.7, 0.95)
+
+
 def _rendered(tmp_path, garden: Garden, seeds: tuple[int, ...]) -> list:
     from vision.read.evaluate import photos_with_truth
 
