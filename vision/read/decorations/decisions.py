@@ -379,7 +379,7 @@ def _second_opinion(
         for e, pi in zip(seen, p, strict=True):
             passed = e.score >= THRESHOLDS[kind]
             doubt = passed and pi <= not_p and e.score < below
-            if doubt and kind == "statue" and _statue_around(e, image_bgr, cam, profile, gain) > not_p:
+            if doubt and kind == "statue" and _statue_around(e, pi, image_bgr, cam, profile, gain) > not_p:
                 continue
             if (not passed and pi >= LOOKS_SURE) or doubt:
                 if kind == "statue" and e.score >= DOUBTED_STATUE[0] and pi > DOUBTED_STATUE[1]:
@@ -410,16 +410,15 @@ STATUE_AROUND_MM = ((1.5, 0.0), (-1.5, 0.0), (0.0, 1.5), (0.0, -1.5))
 
 
 def _statue_around(
-    e: Evidence, image_bgr: np.ndarray, cam: Camera, profile: Profile, gain: np.ndarray
+    e: Evidence, centre: float, image_bgr: np.ndarray, cam: Camera, profile: Profile, gain: np.ndarray
 ) -> float:
-    """The statue network's mean probability of a statue on ``e``'s field, at its centre and shifted by
-    :data:`STATUE_AROUND_MM`."""
+    """The statue network's mean probability of a statue on ``e``'s field, at its centre (``centre``,
+    asked already) and shifted by :data:`STATUE_AROUND_MM`."""
     model = own_model("statue", profile)
     if model is None:
         return 0.0
-    shifts = ((0.0, 0.0), *STATUE_AROUND_MM)
-    patches = [piece_patch(image_bgr, cam, profile, e.candidate, shift) for shift in shifts]
-    return float(np.mean(model.on_patches(patches, gain)))
+    patches = [piece_patch(image_bgr, cam, profile, e.candidate, shift) for shift in STATUE_AROUND_MM]
+    return float(np.mean([centre, *model.on_patches(patches, gain)]))
 
 
 #: the kinds that stand on one field and never share it
