@@ -365,6 +365,32 @@ def test_a_reference_bridge_passing_its_colours_barely_is_doubted_by_its_shape_n
     assert doubted.score == pytest.approx(0.0003) and (kept.score, sure.score) == (0.7, 0.95)
 
 
+def test_stairs_passing_their_colours_in_a_glare_spot_are_told_by_their_network(monkeypatch):
+    """A glare spot washes a field out to the stairs' grey: stairs standing in one that their network
+    finds more likely not stairs score its probability; in one where it sees stairs, or out of any
+    spot whatever it says (over its usual doubt), they keep their colours' score."""
+    from vision.read.tilefit import Glare
+
+    class _Flat:  # a camera seeing the board's millimetres as pixels
+        def project(self, points):
+            return np.asarray(points, float)[:, :2]
+
+    share = np.zeros((100, 200), np.float32)
+    share[:, 100:] = 1.0  # the right half of the photo is one glare spot
+    glare = Glare(np.full(share.shape, 230, np.uint8), share)
+    fake = _Fake([0.1, 0.8, 0.1])
+    monkeypatch.setattr(piece_model, "model_for", lambda k, _p: fake if k == "stairs" else None)
+    monkeypatch.setattr(decorations.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
+
+    def stairs(x: float) -> decorations.Evidence:
+        c = decorations.Candidate("stairs", ((3, 3), (3, 4)), (1, 2), (x, 50.0, 22.5), 0.0, 30.0, 22.5)
+        return decorations.Evidence(c, 1.0, 1.0)
+
+    washed, seen, dry = stairs(150.0), stairs(160.0), stairs(50.0)
+    decorations._second_opinion([washed, seen, dry], None, _Flat(), REFERENCE, None, glare)
+    assert washed.score == pytest.approx(0.1) and (seen.score, dry.score) == (1.0, 1.0)
+
+
 def _rendered(tmp_path, garden: Garden, seeds: tuple[int, ...]) -> list:
     from vision.read.evaluate import photos_with_truth
 

@@ -1006,7 +1006,7 @@ def test_a_field_washed_out_by_glare_keeps_the_garden_green():
     away = green_at(untreated.not_green, (2, 2))
     assert green_at(edges.green_shown, (2, 2)) == pytest.approx(away, abs=3.0)
     assert np.array_equal(edges.not_green, tilefit.normalise_green(untreated, cam, REFERENCE).not_green)
-    assert tilefit.glare_light(plain, cam, REFERENCE) is None
+    assert tilefit.glare_spots(plain, cam, REFERENCE) is None
 
 
 def test_tiles_fitted_together_fit_as_alone_and_a_mask_off_their_edges_keeps_them(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,6 +16,9 @@ from vision.read.decorations import DecorationFind, PlacedTile, Surfaces, TileLi
 from vision.read.decorations.sight import out_of_sight
 from vision.read.symbols import SymbolGrid, SymbolRead, read_fields, symbol_grids
 from vision.read.views import board_gain, tile_gain
+
+if TYPE_CHECKING:
+    from vision.read.tilefit import Glare
 
 __all__ = ["PiecesReading", "read_pieces", "truth_tiles"]
 
@@ -49,13 +52,15 @@ def read_pieces(
     gain_srgb: np.ndarray | None = None,
     print_gain_srgb: np.ndarray | None = None,
     glimpsed: Collection[tuple[Cell, int]] = (),
+    glare: Glare | None = None,
 ) -> PiecesReading:
     """Decorations and symbols from the working image, its camera and the tiles read. The fields'
     symbols are read first: where the photo leaves a piece's direction open (which way stairs climb),
     the symbols printed where it stands decide (spec 1.3). ``gain_srgb`` is the board's white balance
     (:func:`~vision.read.views.board_gain`), ``print_gain_srgb`` the one the tiles' print is read with
     (:func:`~vision.read.views.tile_gain`); each is computed when not given. ``glimpsed``: fields of
-    tiles not read whose lines show round a piece (:func:`vision.read.tiles.glimpsed`)."""
+    tiles not read whose lines show round a piece (:func:`vision.read.tiles.glimpsed`); ``glare`` the photo's
+    glare spots (:func:`~vision.read.tilefit.glare_spots`)."""
     if gain_srgb is None:
         gain_srgb = board_gain(image_bgr, cam, profile)
     if print_gain_srgb is None:
@@ -63,7 +68,7 @@ def read_pieces(
     # the green of a blank field against a plaque's cream: an over-exposed board's gain turns it grey
     reads = read_fields(image_bgr, cam, tiles, profile, print_gain_srgb)
     symbols = {key: (r.symbol, r.score) for key, r in reads.items()}
-    finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols, glimpsed)
+    finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols, glimpsed, glare)
     grids = symbol_grids(tiles, reads, finds)
     taken = {f for d in finds for f in d.fields}
     unseen = [f for f in out_of_sight(cam, Surfaces(tiles, profile)) if f not in taken]

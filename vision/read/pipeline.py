@@ -77,7 +77,7 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
     glimpsed = tiles.glimpsed(edge_img, cam, printed, finds)
 
     def read(tiles_read: list[tiles.TileFind]) -> PiecesReading:
-        return read_pieces(img, cam, tiles_read, profile, gain, tile_gain, glimpsed)
+        return read_pieces(img, cam, tiles_read, profile, gain, tile_gain, glimpsed, edge_img.glare)
 
     pieces, with_implied = pieces_and_implied_tiles(
         read,
@@ -216,7 +216,7 @@ def edge_image(
     a warm light on a bright photo keeps its colour under a grey gain, and the garden's green turns
     grey under it (development 43034 made lighter or warmer by benchmarks/robustness.py: no tile read)."""
     gain = views.tile_gain(img, cam, profile)
-    glare = tilefit.glare_light(img, cam, profile)
+    glare = tilefit.glare_spots(img, cam, profile)
     edges = tilefit.edge_image(img, gain, glare=glare)
     if tilefit.garden_green(edges, cam, profile) >= tilefit.NO_GREEN and not np.array_equal(band_gain, gain):
         other = tilefit.edge_image(img, band_gain, glare=glare)

@@ -96,11 +96,12 @@ class EdgeImage:
     #: the chromaticity the tiles' path shows in this photo, once well-seen tiles tell it
     #: (:func:`with_print_path`); None: the print's own
     print_path: np.ndarray | None = None
-    #: ``not_green`` of the photo less a glare spot's light (:func:`glare_light`), where one was taken
+    #: ``not_green`` of the photo less a glare spot's light (:func:`glare_spots`), where one was taken
     #: off: the green a block shows, that proposes a tile on it (:func:`vision.read.tiles.green_counts`).
     #: The edges are searched on ``not_green``: taken off, the blend of a pale band and the garden green
     #: beside it reads green, and a band's inner edge would move out
     deglared_green: np.ndarray | None = None
+    glare: Glare | None = None  #: the glare spots taken off for ``deglared_green``
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -118,23 +119,24 @@ _SRGB_TO_LINEAR = (lambda v: np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.
 
 
 def edge_image(
-    image: np.ndarray, gain: np.ndarray, blur: float = 0.8, glare: np.ndarray | None = None
+    image: np.ndarray, gain: np.ndarray, blur: float = 0.8, glare: Glare | None = None
 ) -> EdgeImage:
     """An :class:`EdgeImage` of a BGR uint8 photo; ``gain`` is the board's white balance (B, G, R);
-    ``glare`` (:func:`glare_light`), where given, is taken off for :attr:`EdgeImage.deglared_green`."""
+    ``glare`` (:func:`glare_spots`), where given, is taken off for :attr:`EdgeImage.deglared_green`."""
     # white balance on 8 bits through a table per channel, and linear light through another: the
     # photo is large
     lut = np.clip(np.arange(256)[:, None] * np.asarray(gain, float)[None, :3], 0, 255).astype(np.uint8)
     balanced = cv2.LUT(image, lut.reshape(256, 1, 3))
     deglared = None
     if glare is not None:
-        bgr = cv2.subtract(image, cv2.merge([glare] * 3))
+        bgr = cv2.subtract(image, cv2.merge([glare.light] * 3))
         bgr = cv2.transform(bgr, np.diag(gain[:3]).astype(np.float32))
         deglared = cv2.GaussianBlur(not_green(bgr), (0, 0), blur)
     return EdgeImage(
         cv2.GaussianBlur(not_green(balanced), (0, 0), blur),
         cv2.GaussianBlur(cv2.LUT(balanced, _SRGB_TO_LINEAR.reshape(256, 1)), (0, 0), blur),
         deglared_green=deglared,
+        glare=glare,
     )
 
 
@@ -162,14 +164,29 @@ def glare_floor(image: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def glare_light(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray | None:
-    """uint8 (H, W): what to take off each pixel before the garden green it shows is measured: the
-    :func:`glare_floor` where it stands well above the building zone's (a glare spot: the key light's
-    reflection, :data:`GLARE_MARGIN`, :data:`GLARE_RAMP`), nothing elsewhere; None where no place is
-    glared. The camera's tone curve leaves glare grey, not the light's colour, so the white balance
-    turns a glared field to the inverse of the board's cast (under a warm light a glared green went
-    orange), and the colourfulness floor of :func:`not_green` grows with the glare's brightness; taken
-    off before either, a glared field keeps the garden's hue."""
+@dataclass(frozen=True)
+class Glare:
+    """The glare spots of a photo (:func:`glare_spots`): the key light's reflection on the board and the
+    tiles, white light added to every channel alike."""
+
+    floor: np.ndarray  #: uint8 (H, W), :func:`glare_floor`
+    share: np.ndarray  #: float32 (H, W), 0..1: how surely each place is in a spot (0 outside any)
+
+    @property
+    def light(self) -> np.ndarray:
+        """uint8 (H, W): what to take off each pixel before the garden green it shows is measured: the
+        floor where it stands in a spot, nothing elsewhere. The camera's tone curve leaves glare grey,
+        not the light's colour, so the white balance turns a glared field to the inverse of the board's
+        cast (under a warm light a glared green went orange), and the colourfulness floor of
+        :func:`not_green` grows with the glare's brightness; taken off before either, a glared field
+        keeps the garden's hue."""
+        return (self.floor * self.share).astype(np.uint8)
+
+
+def glare_spots(image: np.ndarray, cam: Camera, profile: Profile) -> Glare | None:
+    """Where ``image`` is washed out by glare: where its :func:`glare_floor` stands well above the
+    building zone's median (:data:`GLARE_MARGIN`, fully so :data:`GLARE_RAMP` further up); None where
+    no place is glared."""
     floor = glare_floor(image)
     uv = zone_pixels(cam, profile, image.shape[:2])
     if uv is None:
@@ -178,7 +195,7 @@ def glare_light(image: np.ndarray, cam: Camera, profile: Profile) -> np.ndarray 
     if floor.max() <= base:
         return None
     share = np.clip((floor.astype(np.float32) - base) / GLARE_RAMP, 0.0, 1.0)
-    return (floor * share).astype(np.uint8)
+    return Glare(floor, share)
 
 
 def not_green(bgr: np.ndarray) -> np.ndarray:

@@ -7,16 +7,20 @@ import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import product
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from scoring.garden import Cell, Decoration
-from vision.camera import Camera
+from vision.camera import Camera, in_image
 from vision.profile import Profile
 from vision.read import piece_model
 from vision.read.decorations.evidence import MIN_SEEN, Evidence, Scorer, cream_gain
 from vision.read.decorations.parts import _to_board, piece_hull
 from vision.read.decorations.surfaces import Candidate, OnFields, Surfaces, TileLike, candidates
+
+if TYPE_CHECKING:
+    from vision.read.tilefit import Glare
 
 
 @dataclass(frozen=True)
@@ -234,6 +238,12 @@ LOOKS_VISIBLE, LOOKS_SURE = 0.5, 0.9
 #: failed their colours and 7 of them scored 0.9 or more (and 1 of 2,173 other places); the 4 wrong
 #: ones scored 0.5-0.9 by colour all scored 0.002 or less, no true one (of 505) under 0.02.
 LOOKS_NOT = {"statue": (0.02, math.inf), "stairs": (0.002, SURE["stairs"][0]), "fountain": (0.02, 0.9)}
+#: ... and stairs passing their colours in a glare spot (:func:`vision.read.tilefit.glare_spots`: at
+#: least the first figure of a spot's share where the stairs stand) score what their network gives them
+#: where that is under the second: the lamp's reflection washes a field out to the neutral grey of the
+#: stairs' stone, and the colours say nothing there (development 56127 and 56199: a glared field, its
+#: flowers or its plaque, 1.0 by colour, 0.08 and 0.02 by the network, a spot's share of 1 on both)
+GLARED = {"stairs": (0.5, 0.5)}
 #: ... but a statue whose colours pass this surely (the first figure) and whose network doubts it only
 #: mildly (over the second figure) is read last, once every other piece has claimed its fields, on a
 #: field of a tile read that none claimed, with this confidence (the third). On the 600 development
@@ -347,13 +357,19 @@ def own_model(kind: str, profile: Profile) -> piece_model.PieceModel | None:
 
 
 def _second_opinion(
-    evidence: list[Evidence], image_bgr: np.ndarray, cam: Camera, profile: Profile, gain: np.ndarray
+    evidence: list[Evidence],
+    image_bgr: np.ndarray,
+    cam: Camera,
+    profile: Profile,
+    gain: np.ndarray,
+    glare: Glare | None = None,
 ) -> None:
     """Rescore (in place) the statues, stairs and fountains seen well by their networks (when the
     profile's piece is the one it learned): those failing their colour test whose shape is surely the
     piece's, those passing it whose shape surely is not (see :data:`LOOKS_SURE`; a statue only where it
-    is not round its field's centre either, :data:`STATUE_AROUND_MM`); a statue passing it whose shape
-    surely is scores that (:data:`AGREED`). Another edition's pieces are asked of the shape networks
+    is not round its field's centre either, :data:`STATUE_AROUND_MM`; stairs in ``glare``'s spots whose
+    shape is more likely not, :data:`GLARED`); a statue passing it whose shape surely is scores that
+    (:data:`AGREED`). Another edition's pieces are asked of the shape networks
     (:func:`_shape_opinion`). A field's piece that passes its colour test keeps the field from the
     network's raise of the other one-field kind (:func:`_colours_first`)."""
     colour_scores = {id(e): e.score for e in evidence}
@@ -376,9 +392,10 @@ def _second_opinion(
         if p is None:
             continue
         not_p, below = LOOKS_NOT[kind]
-        for e, pi in zip(seen, p, strict=True):
+        glared = _glared(kind, seen, cam, glare)
+        for e, pi, washed in zip(seen, p, glared, strict=True):
             passed = e.score >= THRESHOLDS[kind]
-            doubt = passed and pi <= not_p and e.score < below
+            doubt = passed and (pi <= not_p and e.score < below or washed and pi < GLARED[kind][1])
             if doubt and kind == "statue" and _statue_around(e, pi, image_bgr, cam, profile, gain) > not_p:
                 continue
             if (not passed and pi >= LOOKS_SURE) or doubt:
@@ -388,6 +405,17 @@ def _second_opinion(
             elif kind in AGREED and passed and pi >= LOOKS_SURE:
                 e.score = max(e.score, float(pi))
     _colours_first(evidence, colour_scores)
+
+
+def _glared(kind: str, evidence: Sequence[Evidence], cam: Camera, glare: Glare | None) -> list[bool]:
+    """Whether each of ``evidence``'s pieces of ``kind`` stands in a glare spot (:data:`GLARED`)."""
+    if glare is None or kind not in GLARED or not evidence:
+        return [False] * len(evidence)
+    uv = np.round(cam.project(np.array([e.candidate.origin for e in evidence], float))).astype(int)
+    inside = in_image(uv, glare.share.shape)
+    share = np.zeros(len(evidence))
+    share[inside] = glare.share[uv[inside, 1], uv[inside, 0]]
+    return [bool(s >= GLARED[kind][0]) for s in share]
 
 
 #: the kinds whose piece, passing its colour test, scores what its network gives it where that is
@@ -611,6 +639,7 @@ def read_decorations(
     gain_srgb: np.ndarray | None = None,
     field_symbols: dict[tuple[Cell, int], tuple[str | None, float]] | None = None,
     glimpsed: Collection[tuple[Cell, int]] = (),
+    glare: Glare | None = None,
 ) -> list[DecorationFind]:
     """Every decoration standing on the tiles read (see the module's docstring). ``cam`` is the camera
     of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given);
@@ -618,7 +647,8 @@ def read_decorations(
     :func:`vision.read.symbols.read_fields`), when known: stairs are put on fields of their symbol (spec
     1.3), and the field they climb to, which they leave free, shows it. ``glimpsed``: fields of tiles
     not read whose lines show round a piece (:func:`vision.read.tiles.glimpsed`); a piece there is
-    judged as on a tile read."""
+    judged as on a tile read. ``glare``: the photo's glare spots (:func:`vision.read.tilefit.glare_spots`),
+    where stairs are judged by their network (:data:`GLARED`)."""
     if gain_srgb is None:
         from vision.read.views import board_gain
 
@@ -807,7 +837,7 @@ def read_decorations(
     for level in sorted({c.level for c in cands}, reverse=True):
         at_level = scorer.evidence([c for c in cands if c.level == level], SHIFTS_MM)
         # the networks judge first: stairs climbing to a field of another symbol are not raised by them
-        _second_opinion(at_level, image_bgr, cam, profile, gain)
+        _second_opinion(at_level, image_bgr, cam, profile, gain, glare)
         _glimpsed(at_level, image_bgr, cam, profile, gain)
         _unread_stairs(at_level, surf, image_bgr, cam, profile, gain)
         if field_symbols:
