@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -172,7 +172,7 @@ class Glare:
     floor: np.ndarray  #: uint8 (H, W), :func:`glare_floor`
     share: np.ndarray  #: float32 (H, W), 0..1: how surely each place is in a spot (0 outside any)
 
-    @property
+    @cached_property  # the edge image is made twice on some photos (pipeline.edge_image)
     def light(self) -> np.ndarray:
         """uint8 (H, W): what to take off each pixel before the garden green it shows is measured: the
         floor where it stands in a spot, nothing elsewhere. The camera's tone curve leaves glare grey,
