@@ -34,7 +34,7 @@ the piece, and tell which block the tile is on.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -65,7 +65,11 @@ MAX_LEVELS_TRIED = 4  #: a block is fitted on at most this many of its greenest 
 #: Dev 50100: two level-5 tiles read on a cloth's green stripes past the board's edge, over bare cells
 BARE_HOLES = 2
 MIN_EDGES = 4  #: edge points (on its lines) a tile needs to be accepted at all
-MAX_COST = 1.6  #: mean truncated squared residual (px^2) of an accepted tile
+MAX_COST = 1.6  #: mean truncated squared residual (px^2) of an accepted tile ...
+#: ... or, in a photo whose tiles seen well fit this roughly or worse (the median of BLUR_TILES at least;
+#: motion blur or a soft focus spreads every edge), this many times their median, up to BLUR_COST_CAP.
+#: Dev 56003: 3 px of motion blur, its five tiles accepted at 1.3-1.6, a sixth, seen whole, at 1.83
+BLUR_COST, BLUR_RATIO, BLUR_COST_CAP, BLUR_TILES = 1.2, 1.25, 2.0, 3
 MAX_SHIFT_MM = 2.0  #: how far from its block's centre an accepted tile may sit (on the board) ...
 SHIFT_PER_MM = 0.015  #: ... and this much further per mm of height
 #: ... or this much further still, for a tile seen by many edges whose print past its edges is its own
@@ -268,6 +272,14 @@ def _box(polygon_px: np.ndarray, shape: tuple[int, int], pad: int) -> tuple[int,
     return max(x - pad, 0), max(y - pad, 0), min(x + w + pad, shape[1]), min(y + h + pad, shape[0])
 
 
+def blur_cost(found: Sequence[TileFind]) -> float:
+    """The cost a tile may fit at in this photo (:data:`BLUR_COST`), from the tiles accepted so far."""
+    seen = [f.cost for f in found if f.edges >= SURE_EDGES and not f.inferred]
+    if len(seen) < BLUR_TILES or (median := float(np.median(seen))) < BLUR_COST:
+        return MAX_COST
+    return min(BLUR_COST_CAP, max(MAX_COST, BLUR_RATIO * median))
+
+
 def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
 
@@ -351,19 +363,26 @@ def _best(
     min_inliers: int,
     strict: bool = False,
     slid: frozenset[int] = frozenset(),
+    max_cost: float = MAX_COST,
 ) -> tuple[int, LevelFit] | None:
     """The block's best plausible level; ``slid``: levels whose fits are placed too far but sure."""
-    ok = {k: f for k, f in fits.items() if f is not None and _plausible(f, min_inliers, strict, k in slid)}
+    ok = {
+        k: f
+        for k, f in fits.items()
+        if f is not None and _plausible(f, min_inliers, strict, k in slid, max_cost)
+    }
     if not ok:
         return None
     k = min(ok, key=lambda k: _penalised(ok[k]))
     return k, ok[k]
 
 
-def _plausible(f: LevelFit, min_inliers: int, strict: bool = False, slid: bool = False) -> bool:
+def _plausible(
+    f: LevelFit, min_inliers: int, strict: bool = False, slid: bool = False, max_cost: float = MAX_COST
+) -> bool:
     """Enough of the edges found sit on the tile's lines, and the placement is a hand's (or ``slid``,
     :func:`_slid_but_sure`); ``strict`` (a tile seen by few edges) asks for a cleaner fit."""
-    share, cost = (STRICT_INLIER_SHARE, STRICT_COST) if strict else (MIN_INLIER_SHARE, MAX_COST)
+    share, cost = (STRICT_INLIER_SHARE, STRICT_COST) if strict else (MIN_INLIER_SHARE, max_cost)
     placed = slid or _placed(f)
     return f.inliers >= min_inliers and f.inliers >= share * f.found and f.cost <= cost and placed
 
@@ -481,7 +500,8 @@ def solve(
 
     def block_best(r: int, c: int, min_inliers: int, strict: bool = False) -> tuple[int, LevelFit] | None:
         per_level = fits[(r, c)]
-        return _best(per_level, min_inliers, strict, frozenset(k for k in per_level if (r, c, k) in slid))
+        slid_here = frozenset(k for k in per_level if (r, c, k) in slid)
+        return _best(per_level, min_inliers, strict, slid_here, blur_cost(found))
 
     lines = np.zeros(img.shape, bool)  #: edges explained by accepted tiles
     covered = {k: np.zeros(img.shape, bool) for k in levels}  #: hidden from level k by tiles above
