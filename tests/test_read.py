@@ -596,6 +596,27 @@ def test_board_turned_half_round_is_read_the_right_way_round(tmp_path):
     assert reading.garden.board_flower == "blue"
 
 
+def test_a_board_blotted_out_is_found_no_more(tall):
+    """``pipeline.without_board`` paints the board found over in the table's colour: no cue is left."""
+    from vision.read.pipeline import without_board
+
+    photo = load_photo(tall[0])
+    blotted = without_board(photo, board_stage.find_board(photo.image, REFERENCE), REFERENCE)
+    with pytest.raises(NoBoardError):
+        board_stage.find_board(blotted.image, REFERENCE)
+
+
+def test_an_empty_board_on_the_table_is_passed_over_for_the_gardens(tmp_path):
+    """Development photo 56154 as its seed renders it: another player's empty board, half out of the
+    frame, registers with 56 holes measured; the garden's board, its holes mostly under 13 tiles, does
+    not. No tile is read on the empty one: it is blotted out and the garden is read."""
+    from vision.render.synth import synth_photo
+
+    path = synth_photo(56154, tmp_path)
+    truth = Garden.model_validate(json.loads(path.with_suffix(".json").read_text())["garden"])
+    assert evaluate.visible_tiles(read_photo(path).garden) == evaluate.visible_tiles(truth)
+
+
 def test_a_photo_without_a_board_says_so(tall, tmp_path):
     path, truth = tall
     img = np.asarray(Image.open(path).convert("RGB"))

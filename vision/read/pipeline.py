@@ -5,8 +5,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from scoring.garden import Tile
@@ -49,6 +51,44 @@ PIECE_INFERRED = (
 
 
 def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Reading:
+    """Read the photo's garden (:func:`read_board`); where the board found holds no tile, it was another
+    board on the table (a finished garden has tiles, spec 3): it is blotted out and the garden's board
+    looked for again, and kept where tiles are read on it. Dev 56154: an empty board half out of the
+    frame registered with 56 holes, the garden's, 13 tiles covering most of its holes, did not."""
+    reading = read_board(photo, profile)
+    if not reading.tiles:
+        try:
+            again = read_board(without_board(photo, reading.debug["board"], profile), profile)
+        except board_stage.NoBoardError:
+            again = None
+        if again is not None and again.tiles:
+            reading = again
+    if debug_dir is not None:
+        from vision.read.debug import save_debug
+
+        save_debug(debug_dir, photo, reading, profile)
+    return reading
+
+
+#: a board blotted out (:func:`without_board`) is grown by this share round its centre (its frame's
+#: shadow and the lens's bend), and filled with the median of a ring this wide (px) round it
+BLOT_GROW, BLOT_RING_PX = 1.08, 41
+
+
+def without_board(photo: Photo, fit: board_stage.BoardFit, profile: Profile) -> Photo:
+    """``photo`` with the board placed by ``fit`` painted over in the colour of the table round it."""
+    corners = fit.project(profile.board.corners[:, :2])
+    centre = corners.mean(axis=0)
+    mask = np.zeros(photo.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(centre + (corners - centre) * BLOT_GROW).astype(np.int32), 255)
+    ring = cv2.dilate(mask, np.ones((BLOT_RING_PX, BLOT_RING_PX), np.uint8)) & ~mask
+    image = photo.image.copy()
+    image[mask > 0] = np.median(photo.image[ring > 0], axis=0) if ring.any() else 0
+    return replace(photo, image=image)
+
+
+def read_board(photo: Photo, profile: Profile) -> Reading:
+    """The garden on the board the photo's best placement finds, stage by stage."""
     t: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -199,10 +239,6 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
         timings=t,
         debug={"board": fit, "focal": focal, "camera": cam, "gain": gain, "pieces": pieces},
     )
-    if debug_dir is not None:
-        from vision.read.debug import save_debug
-
-        save_debug(debug_dir, photo, reading, profile)
     return reading
 
 
