@@ -498,10 +498,12 @@ def solve(
             supports[(r, c, k)] = _support(img, cam, profile, r, c, f)
         return supports[(r, c, k)]
 
-    def block_best(r: int, c: int, min_inliers: int, strict: bool = False) -> tuple[int, LevelFit] | None:
+    def block_best(
+        r: int, c: int, min_inliers: int, strict: bool = False, max_cost: float = MAX_COST
+    ) -> tuple[int, LevelFit] | None:
         per_level = fits[(r, c)]
         slid_here = frozenset(k for k in per_level if (r, c, k) in slid)
-        return _best(per_level, min_inliers, strict, slid_here, blur_cost(found))
+        return _best(per_level, min_inliers, strict, slid_here, max_cost)
 
     lines = np.zeros(img.shape, bool)  #: edges explained by accepted tiles
     covered = {k: np.zeros(img.shape, bool) for k in levels}  #: hidden from level k by tiles above
@@ -561,8 +563,9 @@ def solve(
         # greedy, lazily: a fit only gets worse when tiles are accepted (it loses edges), so a stale
         # fit is fitted again only when it would be chosen
         best = None
+        max_cost = blur_cost(found)
         for r, c in fits:
-            b = block_best(r, c, STRONG_EDGES)
+            b = block_best(r, c, STRONG_EDGES, max_cost=max_cost)
             if b is None:
                 continue
             k, f = b
