@@ -179,6 +179,13 @@ WASHED_MIN, WASHED_ANGLE, WASHED_SHADE = 9.0, 35.0, 20.0
 #: that dark left white, 42030's and 43033's blue (22.6, 25.5) are now read blue (43006's pink, 13,
 #: stays white), and no band read rightly changed
 WASHED_DARK = 2.3
+#: WASHED_MIN is for a flower whose hue lies along the light's warm-cool axis (Lab b*), where a photo's
+#: whites spread with the white balance and the shade (the blue); for one across it (the pink, along a*)
+#: a band needs to lean only this far, and in between by the share of the flower's way along b*. On
+#: the 200 development photos of seeds 56000-56199, the 502 bands read white that are white leaned at
+#: most 4.2 towards the pink (within WASHED_ANGLE), and up to 8.2 towards the blue; the two washed pink
+#: bands read white leaned 14 (56089, read pink) and 8.5 (56199, read white before)
+WASHED_MIN_ACROSS = 6.0
 WASHED_SCORE = 0.6  #: the score of a band so read (a doubt)
 
 
@@ -225,11 +232,19 @@ def washed_bands(bands: Sequence[Band], profile: Profile) -> dict[int, str]:
     return out
 
 
+def washed_min(way: np.ndarray) -> float:
+    """How far (Lab chroma) a band read white must lean from its photo's white along ``way`` (a unit hue
+    direction, a b) to be that flower washed out: :data:`WASHED_MIN` along b*, where the whites spread,
+    :data:`WASHED_MIN_ACROSS` across it."""
+    return WASHED_MIN_ACROSS + (WASHED_MIN - WASHED_MIN_ACROSS) * abs(float(way[1]))
+
+
 def _leans(off: np.ndarray, way: np.ndarray) -> bool:
     """Whether a band ``off`` its photo's white (Lab) leans far enough along ``way`` (a unit hue
     direction, a b), near enough its hue: further when it is darker, as a shadow's white is."""
     along = float(off[1:] @ way)
-    if along < (WASHED_DARK * WASHED_MIN if off[0] < -WASHED_SHADE else WASHED_MIN):
+    least = washed_min(way)
+    if along < (WASHED_DARK * least if off[0] < -WASHED_SHADE else least):
         return False
     angle = np.degrees(np.arccos(np.clip(along / max(float(np.linalg.norm(off[1:])), 1e-9), -1.0, 1.0)))
     return bool(angle <= WASHED_ANGLE)
