@@ -231,6 +231,22 @@ def test_a_pink_band_paled_to_white_is_told_by_the_photos_own_whites() -> None:
     assert washed_bands([*WHITES, _band("white", paled)], REFERENCE) == {2: "pink"}
 
 
+def test_a_band_leans_less_far_across_the_white_balances_axis_to_be_a_flower_washed_out() -> None:
+    """The photo's whites spread along Lab b* (the white balance, a shade's cool tint), hardly along a*:
+    a band leaning 7.5 towards the pink (along a*) from them is a pink one washed out (development 56199:
+    8.5, read white before); leaning as far towards the blue (along -b*), it is a cooler white."""
+    white = np.median([b[3] for b in WHITES], axis=0)
+    refs = flower_lab(REFERENCE)
+    leaned = {}
+    for name in ("pink", "blue"):
+        way = refs[name][1:] - refs["white"][1:]
+        way /= np.linalg.norm(way)
+        leaned[name] = tuple(white + np.array([-4.0, *(7.5 * way)]))
+        assert classify_colour(np.array(leaned[name]), REFERENCE)[0] == "white"
+    assert washed_bands([*WHITES, _band("white", leaned["pink"])], REFERENCE) == {2: "pink"}
+    assert washed_bands([*WHITES, _band("white", leaned["blue"])], REFERENCE) == {}
+
+
 def test_read_flowers_reads_a_paled_blue_band_blue(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a photo, a glare over a blue tile pales its band to nearly white; beside two white tiles in
     the photo's own light, the reader reads it blue."""
