@@ -391,31 +391,6 @@ def test_stairs_passing_their_colours_in_a_glare_spot_are_told_by_their_network(
     assert washed.score == pytest.approx(0.1) and (seen.score, dry.score) == (1.0, 1.0)
 
 
-def test_stairs_passing_their_colours_on_a_tile_not_read_are_told_by_their_network(monkeypatch):
-    """Stairs with a field on a tile not read whose network finds them more likely not stairs score its
-    probability (``decisions.HIDDEN_DOUBT``); those it sees there, and stairs on tiles read whatever it
-    says (over its usual doubt), keep their colours' score."""
-    answers = iter([0.1, 0.1, 0.8])  # the stairs on tiles read are asked first, then those on hidden ones
-
-    class _InTurn(_Fake):
-        def on_patches(self, patches, gain):
-            return np.array([next(answers) for _ in patches])
-
-    monkeypatch.setattr(piece_model, "model_for", lambda k, _p: _InTurn([]) if k == "stairs" else None)
-    monkeypatch.setattr(decorations.decisions, "piece_patch", lambda *a: np.zeros((8, 8, 3), np.uint8))
-
-    def stairs(hidden: bool) -> decorations.Evidence:
-        c = decorations.Candidate(
-            "stairs", ((3, 3), (3, 4)), (1, 2), (50.0, 50.0, 22.5), 0.0, 30.0, 22.5, hidden=hidden
-        )
-        return decorations.Evidence(c, 1.0, 1.0)
-
-    read, doubted, seen = stairs(False), stairs(True), stairs(True)
-    decorations._second_opinion([read, doubted, seen], None, None, REFERENCE, None)
-    assert doubted.score == pytest.approx(0.1) and (read.score, seen.score) == (1.0, 1.0)
-    assert next(answers, None) is None  # each was asked once
-
-
 def _rendered(tmp_path, garden: Garden, seeds: tuple[int, ...]) -> list:
     from vision.read.evaluate import photos_with_truth
 

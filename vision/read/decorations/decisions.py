@@ -244,12 +244,6 @@ LOOKS_NOT = {"statue": (0.02, math.inf), "stairs": (0.002, SURE["stairs"][0]), "
 #: stairs' stone, and the colours say nothing there (development 56127 and 56199: a glared field, its
 #: flowers or its plaque, 1.0 by colour, 0.08 and 0.02 by the network, a spot's share of 1 on both)
 GLARED = {"stairs": (0.5, 0.5)}
-#: ... and stairs passing their colours with a field on a tile not read (hidden under higher ones, or not
-#: read at all), in sight at all, score what their network gives them where that is under this: the
-#: colour test is met by the grey stone of so much round a tall stack (dev 56030: stairs seen by a fifth
-#: of their points past a level-2 tile, 1.0 by colour, 0.0001 by the network). On the 200 development
-#: photos of seeds 56000-56199, the 24 right stairs so placed scored 0.94 and more by their network
-HIDDEN_DOUBT = {"stairs": 0.5}
 #: ... but a statue whose colours pass this surely (the first figure) and whose network doubts it only
 #: mildly (over the second figure) is read last, once every other piece has claimed its fields, on a
 #: field of a tile read that none claimed, with this confidence (the third). On the 600 development
@@ -410,30 +404,7 @@ def _second_opinion(
                 e.score = float(pi)
             elif kind in AGREED and passed and pi >= LOOKS_SURE:
                 e.score = max(e.score, float(pi))
-    _hidden_doubt(evidence, image_bgr, cam, profile, gain)
     _colours_first(evidence, colour_scores)
-
-
-def _hidden_doubt(
-    evidence: list[Evidence], image_bgr: np.ndarray, cam: Camera, profile: Profile, gain: np.ndarray
-) -> None:
-    """Rescore (in place) the pieces of :data:`HIDDEN_DOUBT` passing their colours with a field on a tile
-    not read that their network doubts."""
-    for kind, least in HIDDEN_DOUBT.items():
-        some = [
-            e
-            for e in evidence
-            if e.candidate.kind == kind
-            and e.candidate.hidden
-            and e.visible > 0
-            and e.score >= THRESHOLDS[kind]
-        ]
-        p = _looks(kind, some, image_bgr, cam, profile, gain) if some else None
-        if p is None:
-            continue
-        for e, pi in zip(some, p, strict=True):
-            if pi < least:
-                e.score = float(pi)
 
 
 def _glared(kind: str, evidence: Sequence[Evidence], cam: Camera, glare: Glare | None) -> list[bool]:
