@@ -60,9 +60,10 @@ def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Readin
         try:
             again = read_board(without_board(photo, reading.debug["board"], profile), profile)
         except board_stage.NoBoardError:
-            again = None
-        if again is not None and again.tiles:
-            reading = again
+            pass  # no other board: the reading of the one found stands, with its warning
+        else:
+            if again.tiles:
+                reading = again
     if debug_dir is not None:
         from vision.read.debug import save_debug
 
