@@ -12,13 +12,16 @@ from vision.camera import Camera
 from vision.profile import REFERENCE
 from vision.read import levelscale, pose, tilefit
 from vision.read.pipeline import (
+    CLEAN_FIT,
     FOCAL_EDGES,
     FOCAL_NEAR,
     FOCAL_STEP,
     FOCAL_TIE_EDGES,
+    SOFT_END,
     centre_better,
     focal_better,
     focal_tries,
+    support,
 )
 from vision.read.tiles import TileFind
 
@@ -175,6 +178,20 @@ def test_another_focal_length_is_taken_for_cleaner_tiles_or_for_many_more_edges(
     assert focal_better(_tiles((32, 1.1), (32, 1.1), (32, 1.5), (26, 1.5)), _tiles((10, 0.7)))
     assert focal_better(_tiles((int(81 * FOCAL_EDGES) + 1, 1.0)), first)
     assert not focal_better(_tiles((int(81 * FOCAL_EDGES) - 1, 1.0)), first)
+
+
+def test_tiles_fitting_nearly_cleanly_outweigh_one_tile_fitting_just_under_the_line():
+    """Variant development 730090 (a barrel lens): on the plane's focal length 6 tiles fit at 0.53-0.67
+    on 173 edge points, none under 0.5; on one 9% longer, one tile at 0.49 on 20 and two more nearly
+    cleanly. A tile's edges count less the worse it fits, up to SOFT_END, not all or nothing at
+    CLEAN_FIT: the first length is kept."""
+    first = _tiles((32, 0.54), (30, 0.58), (31, 0.53), (32, 0.66), (28, 0.67), (20, 0.6))
+    longer = _tiles((32, 0.54), (30, 0.62), (20, 0.49), (17, 1.02), (15, 0.93))
+    assert support(first)[0] == 0 and support(longer)[0] == 1
+    assert not focal_better(longer, first) and focal_better(first, longer)
+    # clean tiles count in full, those fitting at SOFT_END or worse not at all
+    assert support(_tiles((20, 0.3), (20, SOFT_END), (15, 0.3)))[1] == pytest.approx(20.0)
+    assert support(_tiles((20, (CLEAN_FIT + SOFT_END) / 2)))[1] == pytest.approx(10.0)
 
 
 def test_as_many_clean_edges_on_another_focal_length_take_it_with_more_edges_in_all():

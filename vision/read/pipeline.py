@@ -417,13 +417,25 @@ def clean_share(finds: list[tiles.TileFind]) -> float:
     right, low when the planes of the levels are off (the tiles then fit only roughly, or not at all)."""
     if not finds:
         return 0.0
-    return sum(f.cost < 0.5 for f in finds) / len(finds)
+    return sum(f.cost < CLEAN_FIT for f in finds) / len(finds)
 
 
-def support(finds: list[tiles.TileFind]) -> tuple[int, int]:
-    """How many tiles read fit their level's plane cleanly, and on how many edge points in all."""
-    clean = [f for f in finds if f.cost < 0.5 and f.edges >= 16]
-    return len(clean), sum(f.edges for f in clean)
+#: a tile read on SUPPORT_EDGES edge points or more fits its level's plane cleanly at a cost under
+#: CLEAN_FIT (px^2); its edges count towards its camera's support in full there, less and less the
+#: worse it fits, and not at all from SOFT_END on. Counted only under CLEAN_FIT, a tile fitting at
+#: 0.49 outweighed six at 0.53-0.67: variant development 730090 (a barrel lens, k1 -0.07) took a focal
+#: length 9% longer for one tile under 0.5 there (126 edges in all, against 186), and read 4 of 9 tiles.
+#: A fit at SOFT_END or worse counts as none, as before: 55003's tiles at 0.7-1.2 on both principal
+#: points (:func:`centre_better`), 51052's extra tiles at 0.9-1.3 (:data:`FOCAL_TIE_EDGES`)
+CLEAN_FIT, SOFT_END, SUPPORT_EDGES = 0.5, 0.7, 16
+
+
+def support(finds: list[tiles.TileFind]) -> tuple[int, float]:
+    """How many tiles read fit their level's plane cleanly, and the edge points they fit on, each
+    tile's weighed by how closely it fits (:data:`CLEAN_FIT`)."""
+    seen = [f for f in finds if f.edges >= SUPPORT_EDGES]
+    weight = np.clip([(SOFT_END - f.cost) / (SOFT_END - CLEAN_FIT) for f in seen], 0.0, 1.0)
+    return sum(f.cost < CLEAN_FIT for f in seen), float(np.dot(weight, [f.edges for f in seen]))
 
 
 #: where no tile fits cleanly on either focal length, the other one is taken only if its tiles fit this
@@ -439,9 +451,10 @@ FOCAL_TIE_EDGES = 1.3
 
 def focal_better(again: list[tiles.TileFind], finds: list[tiles.TileFind]) -> bool:
     """Whether the tiles ``again`` read on another focal length say more for it than ``finds`` say for
-    the first: more edge points on tiles fitting cleanly; as many, and :data:`FOCAL_TIE_EDGES` times as
-    many edge points on all the tiles read; or, where no tile fits cleanly on either (a photo whose print
-    the light or the exposure softens), :data:`FOCAL_EDGES` times as many."""
+    the first: more edge points on tiles fitting cleanly (weighed by how closely, :func:`support`); as
+    many, and :data:`FOCAL_TIE_EDGES` times as many edge points on all the tiles read; or, where no tile
+    fits cleanly on either (a photo whose print the light or the exposure softens), :data:`FOCAL_EDGES`
+    times as many."""
     a, b = support(again)[1], support(finds)[1]
     if a != b:
         return a > b
