@@ -18,6 +18,26 @@ from vision.read.board.template import cell_to_board
 
 # ------------------------------------------------------------------------------------- stage 2c
 
+#: the lens distortion the photos may have (spec 3: k1 in -0.08..0.04, on coordinates over the focal
+#: length), over the long side instead (this fit's unit: the focal length is not known yet) at the
+#: spec's widest field of view (80 degrees: a focal length of 0.596 of the long side), where it is
+#: largest ...
+K1_RANGE, WIDEST_FOCAL = (-0.08, 0.04), 0.5 / np.tan(np.radians(40.0))
+#: ... widened this much, for what the one coefficient takes up beside the lens's k1 (its k2, the
+#: principal point off the image's middle): the 349 development fits of seeds 56000-56199 and
+#: 57000-57149 reached 1.21 times the widest barrel (-0.272, the truth's -0.207), 0.84 times the widest
+#: pincushion (0.095). A fit past it took the board's holes for a lens no phone has: dev 56184 fitted
+#: 2.5 times the widest pincushion (0.277, the truth a barrel, -0.132), and the camera on it a focal
+#: length 37% long, two tiles a level off; bounded, every level is read right
+DISTORTION_MARGIN = 1.5
+
+
+def distortion_bounds() -> tuple[float, float]:
+    """The least and the most distortion :func:`refine` may fit, in its unit (k1 over the long side)."""
+    lo, hi = (DISTORTION_MARGIN * k / WIDEST_FOCAL**2 for k in K1_RANGE)
+    return lo, hi
+
+
 
 def _percentiles(values: np.ndarray, qs: tuple[float, ...]) -> np.ndarray:
     """``np.percentile(values, qs)`` (linear interpolation) by a partial sort: the same values, without
@@ -167,6 +187,15 @@ def refine(
             return r1
 
         sol = least_squares(residuals, p0, loss="huber", f_scale=1.0, x_scale="jac", max_nfev=200)
+        lo, hi = distortion_bounds()
+        if fit_distortion and not lo <= sol.x[8] <= hi:
+            # no phone's lens: fitted again within the spec's (only then: a bounded fit takes other
+            # steps, and the others stay as they were)
+            p0[8] = np.clip(p0[8], lo * 0.99, hi * 0.99)
+            bounds = (np.r_[np.full(8, -np.inf), lo], np.r_[np.full(8, np.inf), hi])
+            sol = least_squares(
+                residuals, p0, loss="huber", f_scale=1.0, x_scale="jac", max_nfev=200, bounds=bounds
+            )
         H = np.append(sol.x[:8], 1.0).reshape(3, 3)
         kappa = float(sol.x[8] * scale**2) if fit_distortion else 0.0
         res = residuals(sol.x)
