@@ -28,7 +28,7 @@ K1_RANGE, WIDEST_FOCAL = (-0.08, 0.04), 0.5 / np.tan(np.radians(40.0))
 #: 57000-57149 reached 1.21 times the widest barrel (-0.272, the truth's -0.207), 0.84 times the widest
 #: pincushion (0.095). A fit past it took the board's holes for a lens no phone has: dev 56184 fitted
 #: 2.5 times the widest pincushion (0.277, the truth a barrel, -0.132), and the camera on it a focal
-#: length 37% long, two tiles a level off; bounded, every level is read right
+#: length 37% long, two tiles a level high (one a cell over too); bounded, every tile is read right
 DISTORTION_MARGIN = 1.5
 
 
@@ -36,7 +36,6 @@ def distortion_bounds() -> tuple[float, float]:
     """The least and the most distortion :func:`refine` may fit, in its unit (k1 over the long side)."""
     lo, hi = (DISTORTION_MARGIN * k / WIDEST_FOCAL**2 for k in K1_RANGE)
     return lo, hi
-
 
 
 def _percentiles(values: np.ndarray, qs: tuple[float, ...]) -> np.ndarray:
