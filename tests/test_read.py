@@ -588,7 +588,8 @@ def test_a_lens_distortion_no_phone_has_is_not_fitted(tmp_path):
     """Development photo 56184 as its seed renders it (a barrel lens, k1 -0.055): the board's holes and
     frame fitted best with a pincushion 2.5 times the strongest the spec's lenses give (at its widest
     field of view), the camera on it took a focal length 37% long, and two tiles were read a level off.
-    Fitted within the spec's range (``refinement.distortion_bounds``), every visible tile is read right."""
+    Fitted within the spec's range (``refinement.distortion_bounds``), every visible tile is read right,
+    and the reading warns that its camera may be off."""
     from vision.read.board.refinement import distortion_bounds
     from vision.render.synth import synth_photo
 
@@ -599,6 +600,7 @@ def test_a_lens_distortion_no_phone_has_is_not_fitted(tmp_path):
     fitted = reading.debug["board"].kappa * max(load_photo(path).image.shape) ** 2  # over the long side
     assert lo <= fitted <= hi
     assert evaluate.visible_tiles(reading.garden) == evaluate.visible_tiles(truth)
+    assert "lens-doubt" in {w.code for w in reading.warnings}  # its camera is still 14.5% off: a doubt
 
 
 def test_board_turned_half_round_is_read_the_right_way_round(tmp_path):

@@ -48,6 +48,12 @@ LAST_MOVE_PX = 1.5  #: the last round reads the tiles again only if the camera m
 PIECE_INFERRED = (
     "hidden from the camera under the belvedere's tile, read from the symbol on the field they climb to"
 )
+#: the warning of a board whose fit asked for a lens no phone has (:mod:`vision.read.board.refinement`)
+LENS_WARNING = ReadWarning(
+    "lens-doubt",
+    "the board's holes and frame fit only a lens distortion no phone has: the camera was fitted with the "
+    "strongest a phone has and may be off, and with it the tiles' levels (check them on the overlay)",
+)
 
 
 def run(photo: Photo, profile: Profile, debug_dir: Path | None = None) -> Reading:
@@ -158,6 +164,11 @@ def read_board(photo: Photo, profile: Profile) -> Reading:
     if sight_warning is not None:
         # a doubt: of the 400 development photos, 16 of the 52 so warned were read wrongly, 27 of 348 others
         warnings.append(sight_warning)
+        doubts += 1
+    if fit.evidence.get("lens_bounded"):
+        # the board's holes asked for a lens no phone has (board.refinement.distortion_bounds): the camera
+        # fitted within the phones' range may still be off (dev 56184: its focal length 14.5% long)
+        warnings.append(LENS_WARNING)
         doubts += 1
     full = cam.with_size(*photo.original_size)
     scale = full.width / cam.width

@@ -187,7 +187,8 @@ def refine(
 
         sol = least_squares(residuals, p0, loss="huber", f_scale=1.0, x_scale="jac", max_nfev=200)
         lo, hi = distortion_bounds()
-        if fit_distortion and not lo <= sol.x[8] <= hi:
+        bounded = fit_distortion and not lo <= sol.x[8] <= hi
+        if bounded:
             # no phone's lens: fitted again within the spec's (only then: a bounded fit takes other
             # steps, and the others stay as they were)
             p0[8] = np.clip(p0[8], lo * 0.99, hi * 0.99)
@@ -207,7 +208,7 @@ def refine(
             all_cells[keep],
             0.0,
             rms,
-            {"holes": len(keep), "edge_points": len(ex)},
+            {"holes": len(keep), "edge_points": len(ex), "lens_bounded": bool(bounded)},
         )
     if fit is None:
         fit = BoardFit(H, 0.0, centre, np.zeros((0, 2)), np.zeros((0, 2), int), 0.0, float("inf"))
