@@ -158,6 +158,7 @@ def refine(
     all_cells = np.vstack([cells, np.full((len(slot_xy), 2), -1)])
     scale = 1.0 / max(gray.shape)  # parameters are kept near unit size
     kappa = barrel * scale**2 if fit_distortion else 0.0
+    lo, hi = distortion_bounds()
     fit = None
     for _ in range(3):  # measure again around the refined prediction
         pred = distort(apply_h(H, all_xy), kappa, centre)
@@ -186,7 +187,6 @@ def refine(
             return r1
 
         sol = least_squares(residuals, p0, loss="huber", f_scale=1.0, x_scale="jac", max_nfev=200)
-        lo, hi = distortion_bounds()
         bounded = fit_distortion and not lo <= sol.x[8] <= hi
         if bounded:
             # no phone's lens: fitted again within the spec's (only then: a bounded fit takes other
@@ -208,7 +208,7 @@ def refine(
             all_cells[keep],
             0.0,
             rms,
-            {"holes": len(keep), "edge_points": len(ex), "lens_bounded": bool(bounded)},
+            {"holes": len(keep), "edge_points": len(ex), "lens_bounded": bounded},
         )
     if fit is None:
         fit = BoardFit(H, 0.0, centre, np.zeros((0, 2)), np.zeros((0, 2), int), 0.0, float("inf"))
