@@ -53,6 +53,7 @@ def read_pieces(
     print_gain_srgb: np.ndarray | None = None,
     glimpsed: Collection[tuple[Cell, int]] = (),
     glare: Glare | None = None,
+    refused: Collection[tuple[str, tuple[Cell, ...], tuple[int, ...]]] = (),
 ) -> PiecesReading:
     """Decorations and symbols from the working image, its camera and the tiles read. The fields'
     symbols are read first: where the photo leaves a piece's direction open (which way stairs climb),
@@ -60,7 +61,8 @@ def read_pieces(
     (:func:`~vision.read.views.board_gain`), ``print_gain_srgb`` the one the tiles' print is read with
     (:func:`~vision.read.views.tile_gain`); each is computed when not given. ``glimpsed``: fields of
     tiles not read whose lines show round a piece (:func:`vision.read.tiles.glimpsed`); ``glare`` the photo's
-    glare spots (:func:`~vision.read.tilefit.glare_spots`)."""
+    glare spots (:func:`~vision.read.tilefit.glare_spots`); ``refused``: pieces not to take
+    (:func:`~vision.read.decorations.read_decorations`)."""
     if gain_srgb is None:
         gain_srgb = board_gain(image_bgr, cam, profile)
     if print_gain_srgb is None:
@@ -68,7 +70,7 @@ def read_pieces(
     # the green of a blank field against a plaque's cream: an over-exposed board's gain turns it grey
     reads = read_fields(image_bgr, cam, tiles, profile, print_gain_srgb)
     symbols = {key: (r.symbol, r.score) for key, r in reads.items()}
-    finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols, glimpsed, glare)
+    finds = read_decorations(image_bgr, cam, tiles, profile, gain_srgb, symbols, glimpsed, glare, refused)
     grids = symbol_grids(tiles, reads, finds)
     taken = {f for d in finds for f in d.fields}
     unseen = [f for f in out_of_sight(cam, Surfaces(tiles, profile)) if f not in taken]

@@ -640,6 +640,7 @@ def read_decorations(
     field_symbols: dict[tuple[Cell, int], tuple[str | None, float]] | None = None,
     glimpsed: Collection[tuple[Cell, int]] = (),
     glare: Glare | None = None,
+    refused: Collection[tuple[str, tuple[Cell, ...], tuple[int, ...]]] = (),
 ) -> list[DecorationFind]:
     """Every decoration standing on the tiles read (see the module's docstring). ``cam`` is the camera
     of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given);
@@ -648,7 +649,9 @@ def read_decorations(
     1.3), and the field they climb to, which they leave free, shows it. ``glimpsed``: fields of tiles
     not read whose lines show round a piece (:func:`vision.read.tiles.glimpsed`); a piece there is
     judged as on a tile read. ``glare``: the photo's glare spots (:func:`vision.read.tilefit.glare_spots`),
-    where stairs are judged by their network (:data:`GLARED`)."""
+    where stairs are judged by their network (:data:`GLARED`). ``refused``: pieces (kind, cells, levels)
+    not to take, whatever they look like (the rules left them out of an earlier reading: what else the
+    photo shows on their fields is read instead)."""
     if gain_srgb is None:
         from vision.read.views import board_gain
 
@@ -872,7 +875,7 @@ def read_decorations(
                 ]
             for ev in evs:
                 c = ev.candidate
-                if ev.score < THRESHOLDS[kind]:
+                if ev.score < THRESHOLDS[kind] or c.key in refused:
                     continue
                 if c.hidden and not sure_enough_half_hidden(ev):
                     continue
@@ -913,14 +916,15 @@ def read_decorations(
                     belvedere_tiles.add(ti)
                 take(ev)
     for ev in sorted(doubted, key=lambda e: -e.doubted_colour):
-        if ev.candidate.fields[0] not in taken:
+        if ev.candidate.fields[0] not in taken and ev.candidate.key not in refused:
             ev.score = DOUBTED_STATUE[2]
             take(ev)
     if field_symbols:
         hidden = stairs_under_belvedere(found, cands, surf, field_symbols, taken)
         for ev in scorer.evidence(hidden):
             # stairs the photo shows were judged by their looks, above
-            if ev.visible < MIN_VISIBLE and taken.isdisjoint(ev.candidate.fields):
+            c = ev.candidate
+            if ev.visible < MIN_VISIBLE and taken.isdisjoint(c.fields) and c.key not in refused:
                 take(ev, inferred=True)
     # the tile a piece implies would hide every piece read lower on its cell: such a piece is wrong
     return [

@@ -181,6 +181,11 @@ class OnFields:
     def fields(self) -> tuple[tuple[Cell, int], ...]:
         return piece_fields(self.kind, self.cells, self.levels)
 
+    @property
+    def key(self) -> tuple[str, tuple[Cell, ...], tuple[int, ...]]:
+        """The piece's place as (kind, cells, levels): the same for a candidate and the piece found on it."""
+        return (self.kind, self.cells, self.levels)
+
 
 @dataclass(frozen=True)
 class Candidate(OnFields):
