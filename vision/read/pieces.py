@@ -12,7 +12,7 @@ import numpy as np
 from scoring.garden import Cell, Decoration
 from vision.camera import Camera
 from vision.profile import Profile
-from vision.read.decorations import DecorationFind, PlacedTile, Surfaces, TileLike, read_decorations
+from vision.read.decorations import DecorationFind, PieceKey, PlacedTile, Surfaces, TileLike, read_decorations
 from vision.read.decorations.sight import out_of_sight
 from vision.read.symbols import SymbolGrid, SymbolRead, read_fields, symbol_grids
 from vision.read.views import board_gain, tile_gain
@@ -53,7 +53,7 @@ def read_pieces(
     print_gain_srgb: np.ndarray | None = None,
     glimpsed: Collection[tuple[Cell, int]] = (),
     glare: Glare | None = None,
-    refused: Collection[tuple[str, tuple[Cell, ...], tuple[int, ...]]] = (),
+    refused: Collection[PieceKey] = (),
 ) -> PiecesReading:
     """Decorations and symbols from the working image, its camera and the tiles read. The fields'
     symbols are read first: where the photo leaves a piece's direction open (which way stairs climb),

@@ -19,6 +19,7 @@ from vision.read import board as board_stage
 from vision.read import flowers, levelscale, pose, tilefit, tiles, views
 from vision.read.assemble import PieceChoice, TileChoice, cells_text, self_correct
 from vision.read.board.refinement import holes_in_sight
+from vision.read.decorations import PieceKey
 from vision.read.load import Photo
 from vision.read.pieces import PiecesReading, read_pieces
 from vision.read.reading import DecorationReading, Reading, ReadWarning, TileReading
@@ -34,7 +35,6 @@ CAMERA_ROUNDS = 2  #: rounds of refining the camera on the tiles and reading the
 #: photo, and 8 points always, moved cameras by a hair on many photos: as many readings lost as gained)
 LEVELSCALE_FEW = (3, 8)
 LEVELSCALE_ROUNDS = 2
-PieceKey = tuple[str, tuple[Cell, ...], tuple[int, ...]]  #: a piece's kind, cells and levels
 INFERRED_CONFIDENCE = 0.5  #: at most this sure of a tile read from the piece on it
 MIN_BAND_PX = 20  #: band pixels past the pieces read that are enough to read a flower by
 #: where the edge search's green map leaves under this share of the band samples its own balance leaves,

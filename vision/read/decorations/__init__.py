@@ -56,7 +56,7 @@ from vision.read.decorations.decisions import (
 from vision.read.decorations.evidence import Evidence, Scorer, cream_gain
 from vision.read.decorations.parts import _to_board, piece_hull, piece_parts
 from vision.read.decorations.sight import Occluders, ray_plane
-from vision.read.decorations.surfaces import Candidate, PlacedTile, Surfaces, TileLike, candidates
+from vision.read.decorations.surfaces import Candidate, PieceKey, PlacedTile, Surfaces, TileLike, candidates
 
 #: what other modules and the tests take from here (a module-level constant is patched where it is read:
 #: in its own module, e.g. ``vision.read.decorations.evidence.SHADE``)
@@ -74,6 +74,7 @@ __all__ = [
     "DecorationFind",
     "Evidence",
     "Occluders",
+    "PieceKey",
     "PlacedTile",
     "Scorer",
     "Surfaces",

@@ -17,7 +17,7 @@ from vision.profile import Profile
 from vision.read import piece_model
 from vision.read.decorations.evidence import MIN_SEEN, Evidence, Scorer, cream_gain
 from vision.read.decorations.parts import _to_board, piece_hull
-from vision.read.decorations.surfaces import Candidate, OnFields, Surfaces, TileLike, candidates
+from vision.read.decorations.surfaces import Candidate, OnFields, PieceKey, Surfaces, TileLike, candidates
 
 if TYPE_CHECKING:
     from vision.read.tilefit import Glare
@@ -661,7 +661,7 @@ def read_decorations(
     field_symbols: dict[tuple[Cell, int], tuple[str | None, float]] | None = None,
     glimpsed: Collection[tuple[Cell, int]] = (),
     glare: Glare | None = None,
-    refused: Collection[tuple[str, tuple[Cell, ...], tuple[int, ...]]] = (),
+    refused: Collection[PieceKey] = (),
 ) -> list[DecorationFind]:
     """Every decoration standing on the tiles read (see the module's docstring). ``cam`` is the camera
     of ``image_bgr``'s pixels; ``gain_srgb`` the board white balance (computed when not given);

@@ -165,6 +165,9 @@ class Surfaces:
         return q
 
 
+PieceKey = tuple[str, tuple[Cell, ...], tuple[int, ...]]  #: a piece's place: its kind, cells and levels
+
+
 class OnFields:
     """Where a piece stands (a place it may stand, a piece found): from its kind, cells and levels,
     its lowest level and the fields it occupies."""
@@ -182,7 +185,7 @@ class OnFields:
         return piece_fields(self.kind, self.cells, self.levels)
 
     @property
-    def key(self) -> tuple[str, tuple[Cell, ...], tuple[int, ...]]:
+    def key(self) -> PieceKey:
         """The piece's place as (kind, cells, levels): the same for a candidate and the piece found on it."""
         return (self.kind, self.cells, self.levels)
 
