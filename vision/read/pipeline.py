@@ -6,6 +6,7 @@ import math
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
+from itertools import product
 from pathlib import Path
 
 import cv2
@@ -525,6 +526,11 @@ CENTRE_EDGES = 0.9
 
 #: the tiles read fit their planes cleanly on this share or less: the principal point is searched
 CENTRE_SEARCH = 0.6
+#: the focal lengths the principal point search tries at each point, as shares of the camera's own: the
+#: plane's alone is far off where the view is nearly straight down (variant development 730065: a
+#: principal point 2.4% off the middle, found across, but on the plane's focal length there, 8.8% long,
+#: the tiles fitted no better; on the camera's own, every tile in sight is read)
+CENTRE_FOCALS = (1.0, 0.95, 1.05)
 
 
 def centre_better(again: list[tiles.TileFind], finds: list[tiles.TileFind]) -> bool:
@@ -547,12 +553,15 @@ def principal_point_search(
     profile: Profile,
     size: tuple[int, int],
     finds: list[tiles.TileFind],
+    focal_px: float | None = None,
     spread_px: float = 0.025,
 ) -> Camera | None:
     """When the tiles fit badly, the camera may be off because the principal point is (phones: a few
     percent off the middle shift it, and the board's plane alone cannot tell). Try principal points
-    around the middle, each with the focal length the plane then gives, and keep the one on whose
-    planes the greenest blocks' edges are found best; None when none beats the middle."""
+    around the middle, each with the focal length the plane then gives and, where ``focal_px`` (the
+    camera's own so far) is given, with that one and :data:`CENTRE_FOCALS` round it, and keep the
+    camera on whose planes the greenest blocks' edges are found best (the middle on the camera's own
+    focal length first, kept on a tie); None when there are no blocks."""
     long_side = max(size)
     centre = np.array(fit.centre)
     blocks = sorted(finds, key=lambda f: -f.edges)[:6]
@@ -570,16 +579,15 @@ def principal_point_search(
         )
         return float(np.array([len(m.idx) for m in found]).reshape(len(blocks), -1).max(axis=1).sum())
 
+    own = [focal_px * s for s in CENTRE_FOCALS] if focal_px else []
     best_cam, best_score = None, None
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            c = centre + np.array([dx, dy]) * spread_px * long_side
-            f = pose.focal_from_homography(fit.H, (c[0], c[1]))
-            if not f:
-                continue
+    for dx, dy in sorted(product((-1, 0, 1), repeat=2), key=lambda d: d != (0, 0)):
+        c = centre + np.array([dx, dy]) * spread_px * long_side
+        plane = pose.focal_from_homography(fit.H, (c[0], c[1]))
+        for f in [*own, *([plane] if plane else [])]:
             cam = pose.camera_from_intrinsics(fit.H, f, (float(c[0]), float(c[1])), fit.kappa, size)
             sc = score(cam)
-            if best_score is None or sc > best_score or (dx == 0 and dy == 0 and sc >= best_score):
+            if best_score is None or sc > best_score:
                 best_cam, best_score = cam, sc
     return best_cam
 
@@ -610,7 +618,7 @@ def read_structure(
             if focal_better(again, finds) and len(again) >= len(finds):
                 cam, finds = other, again
     if clean_share(finds) <= CENTRE_SEARCH:
-        searched = principal_point_search(edge_img, fit, profile, size, finds)
+        searched = principal_point_search(edge_img, fit, profile, size, finds, cam.fx)
         if searched is not None and _moved_px(cam, searched, profile) > 0.4:
             again = tiles.solve(edge_img, searched, profile, LEVELS, finds, bare)
             if centre_better(again, finds):
