@@ -639,6 +639,20 @@ def test_another_editions_statue_its_field_tests_zero_is_read_by_its_shape(tmp_p
     assert ("statue", ((7, 0),), (2,)) in {(d.kind, d.cells, d.levels) for d in reading.decorations}
 
 
+def test_a_principal_point_off_the_middle_is_searched_on_the_cameras_own_focal_length(tmp_path):
+    """Variant development photo 730065, calibrated: its principal point 2.4% of the width off the
+    middle, its view nearly straight down. The search found the point across, but with the focal length
+    the board's plane gives there (8.8% long) the tiles fitted no better, and on the middle the level-5
+    tile at the board's edge was looked for 32 px off and missed with two more. Tried on the camera's own
+    focal length too, the point is taken and every tile in sight is read."""
+    reading = _read_calibrated_variant(730065, tmp_path)
+    truth = json.loads((tmp_path / "synth_00730065.json").read_text())
+    seen = evaluate.visible_tiles(Garden.model_validate(truth["garden"]))
+    assert evaluate.visible_tiles(reading.garden) == seen
+    true_cx = truth["camera"]["K"][0][2]
+    assert abs(reading.camera.cx - true_cx) < 0.01 * reading.camera.width
+
+
 def test_board_turned_half_round_is_read_the_right_way_round(tmp_path):
     garden = Garden(format="babylon-garden/1", board_flower="blue", tiles=[
         Tile(row=0, col=0, level=1, flower="pink"), Tile(row=5, col=5, level=1, flower="yellow")])
