@@ -561,7 +561,7 @@ def principal_point_search(
     around the middle, each with the focal length the plane then gives and, where ``focal_px`` (the
     camera's own so far) is given, with that one and :data:`CENTRE_FOCALS` round it, and keep the
     camera on whose planes the greenest blocks' edges are found best (the middle on the camera's own
-    focal length first, kept on a tie); None when there are no blocks."""
+    focal length first, kept on a tie); None with no block or no focal length to try."""
     long_side = max(size)
     centre = np.array(fit.centre)
     blocks = sorted(finds, key=lambda f: -f.edges)[:6]
