@@ -139,11 +139,16 @@ def read_board(photo: Photo, profile: Profile) -> Reading:
         finds = tiles.placed_inferred(edge_img, cam, printed, with_implied)
         lab = band_lab(img, cam, profile, finds, band_gain)
 
-    def settle(pieces: PiecesReading) -> tuple[Garden, list[ReadWarning], int]:
-        """The bands read again past the pieces (stairs or a bridge over a band show their own grey or
-        terracotta, not its flower), then the rules' self-correction of tiles and pieces."""
+    def bands_past(pieces: PiecesReading) -> None:
+        """The bands read again past the pieces: stairs or a bridge over a band show their own grey or
+        terracotta, not its flower."""
         outlines = [(d.level, d.outline_px) for d in pieces.finds if d.outline_px is not None]
         read_flowers(lab, edge_img.not_green, cam, profile, finds, outlines)
+
+    def settle(pieces: PiecesReading) -> tuple[Garden, list[ReadWarning], int]:
+        """The bands read past the pieces (:func:`bands_past`), then the rules' self-correction of tiles
+        and pieces."""
+        bands_past(pieces)
         choices = [
             TileChoice(
                 Tile(
@@ -176,7 +181,7 @@ def read_board(photo: Photo, profile: Profile) -> Reading:
                 pieces, (garden, warnings, doubts) = again, settled
                 warnings, doubts = removed + warnings, doubts + len(removed)
             else:
-                settle(pieces)  # the bands as the pieces kept leave them
+                bands_past(pieces)  # the bands as the pieces kept leave them
     lap("rules")
     top = top_levels(garden)
     sight_warning = out_of_sight_warning(pieces.unseen, top)
